@@ -32,7 +32,10 @@ export const errorCodes = [
 export type ErrorCode = (typeof errorCodes)[number];
 
 export interface AppErrorOptions {
-  /** What the person should do about it, as one imperative sentence. */
+  /**
+   * What the person should do about it, as one imperative sentence. Authored by the product from
+   * constants and configuration only (it may hold Slack links such as `<#C123>`), never user input.
+   */
   remedy: string;
   /** Whether the same operation may succeed if retried unchanged (network blips, 5xx, 429). */
   retryable?: boolean;

@@ -1,0 +1,296 @@
+/**
+ * Configuration: one zod schema for the environment, one for the clusters file. `loadConfig(env)`
+ * is the only place that reads the environment; everything else receives an {@link AppConfig}.
+ * A bad value fails at start with every bad key listed and how to fix it.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, dirname, isAbsolute, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import { AppError } from './errors.js';
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/** Which process is starting: the bot needs Slack's signing secret, a terminal run needs no Slack. */
+export type ConfigRole = 'bot' | 'worker' | 'cli';
+
+const envSchema = z.object({
+  SLACK_BOT_TOKEN: z
+    .string()
+    .regex(/^xoxb-/, {
+      error:
+        'must be the Bot User OAuth Token (xoxb-…) from the Slack app’s “OAuth & Permissions” page',
+    })
+    .optional(),
+  SLACK_SIGNING_SECRET: z
+    .string()
+    .regex(/^[0-9a-f]{16,}$/i, {
+      error: 'must be the Signing Secret from the Slack app’s “Basic Information” page (hex)',
+    })
+    .optional(),
+  SLACK_APP_TOKEN: z
+    .string()
+    .regex(/^xapp-/, {
+      error: 'must be an app-level token (xapp-…) with connections:write; unset it for HTTP mode',
+    })
+    .optional(),
+  SLACK_API_URL: z
+    .url({ error: 'must be an http(s) URL ending in /api/, e.g. https://slack.com/api/' })
+    .optional(),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'must look like redis://host:6379 or rediss://host:6380' })
+    .default('redis://127.0.0.1:6379'),
+  PORT: z.coerce
+    .number({ error: 'must be a port number' })
+    .int()
+    .min(0, { error: 'must be between 0 and 65535' })
+    .max(65535, { error: 'must be between 0 and 65535' })
+    .default(3000),
+  CLUSTERS_FILE: z.string().min(1).default('clusters.yaml'),
+  LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` }).default('info'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-zA-Z0-9_-]+$/, { error: 'may hold only letters, digits, - and _' })
+    .default('proxy-migrate'),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
+  /** Read here rather than by the Kubernetes client, so configuration has one reader. */
+  KUBECONFIG: z.string().optional(),
+});
+
+const clusterName = z
+  .string()
+  .max(40, { error: 'must be at most 40 characters' })
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, {
+    error: 'must be lower-case letters, digits and dashes, like cluster-a',
+  });
+const channelId = z.string().regex(/^[CGD][A-Z0-9]{2,}$/, {
+  error: 'must be a Slack channel id like C0123456789 (channel details → About, at the bottom)',
+});
+const userId = z.string().regex(/^[UW][A-Z0-9]{2,}$/, {
+  error: 'must be a Slack member id like U0123456789 (profile → ⋮ → Copy member ID), not a name',
+});
+const groupId = z.string().regex(/^S[A-Z0-9]{2,}$/, {
+  error: 'must be a Slack user-group id like S0123456789, not the @handle',
+});
+const labelKey = z
+  .string()
+  .regex(
+    /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/,
+    { error: 'must be a Kubernetes label key such as proxy-migrate.io/mode' },
+  );
+
+export const DEFAULT_MIGRATION_LABEL = 'proxy-migrate.io/mode';
+export const DEFAULT_PROBE_IMAGE = 'ghcr.io/proxy-migrate/probe:0.1.0';
+
+const clusterSchema = z
+  .strictObject({
+    name: clusterName,
+    kubeconfig: z.string().min(1).optional(),
+    context: z.string().min(1).optional(),
+    inCluster: z.boolean().default(false),
+    channels: z.array(channelId).default([]),
+    approvers: z
+      .strictObject({
+        users: z.array(userId).default([]),
+        groups: z.array(groupId).default([]),
+      })
+      .default({ users: [], groups: [] }),
+    fourEyes: z.boolean().default(true),
+    approvalTtlMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(30),
+    migrationLabel: labelKey.default(DEFAULT_MIGRATION_LABEL),
+    poolLabel: labelKey.optional(),
+    probe: z
+      .strictObject({
+        image: z.string().min(1).default(DEFAULT_PROBE_IMAGE),
+        namespace: z.string().min(1).default('kube-system'),
+      })
+      .default({ image: DEFAULT_PROBE_IMAGE, namespace: 'kube-system' }),
+  })
+  .refine((c) => !(c.inCluster && (c.kubeconfig !== undefined || c.context !== undefined)), {
+    error: 'inCluster: true cannot be combined with kubeconfig or context; pick one',
+  });
+
+const clustersFileSchema = z.strictObject({
+  clusters: z
+    .array(clusterSchema)
+    .min(1, { error: 'list at least one cluster' })
+    .superRefine((clusters, ctx) => {
+      const seen = new Set<string>();
+      clusters.forEach((cluster, i) => {
+        if (seen.has(cluster.name)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'name'],
+            message: `duplicate cluster name "${cluster.name}"; names must be unique`,
+          });
+        }
+        seen.add(cluster.name);
+      });
+    }),
+});
+
+type ParsedCluster = z.infer<typeof clusterSchema>;
+
+/** One cluster as the rest of the product sees it; paths are absolute. */
+export interface ClusterConfig extends Omit<ParsedCluster, 'kubeconfig' | 'context' | 'poolLabel'> {
+  /** Absolute path; absent means KUBECONFIG / ~/.kube/config (or in-cluster when inCluster). */
+  kubeconfig?: string;
+  context?: string;
+  poolLabel?: string;
+}
+
+export interface SlackConfig {
+  botToken: string;
+  signingSecret?: string;
+  appToken?: string;
+  apiUrl?: string;
+}
+
+export interface AppConfig {
+  /** Absent only for terminal runs, which never talk to Slack. */
+  slack?: SlackConfig;
+  redisUrl: string;
+  port: number;
+  clustersFile: string;
+  logLevel: LogLevel;
+  queuePrefix: string;
+  workerConcurrency: number;
+  shutdownGraceMs: number;
+  /** Kubeconfig files for clusters that name none: $KUBECONFIG's list, else ~/.kube/config. */
+  defaultKubeconfigs: string[];
+  clusters: ClusterConfig[];
+}
+
+/** Raised at start with every problem found, each naming its key and the fix. */
+export class ConfigError extends AppError {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super('CONFIG_INVALID', `Configuration is invalid:\n  - ${problems.join('\n  - ')}`, {
+      remedy: 'Fix the keys listed above and start again.',
+    });
+    this.problems = problems;
+  }
+}
+
+function formatPath(prefix: string, path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : `${out}.${String(key)}`),
+    prefix,
+  );
+}
+
+function describeIssues(prefix: string, issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.map((issue) => `${formatPath(prefix, issue.path)}: ${issue.message}`);
+}
+
+function expandHome(path: string): string {
+  return path === '~' || path.startsWith('~/') ? homedir() + path.slice(1) : path;
+}
+
+/** Parses the clusters file's text; `source` names it in errors and anchors relative paths. */
+export function parseClustersFile(text: string, source: string): ClusterConfig[] {
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(doc.errors.map((e) => `${source}: YAML ${e.message.split('\n')[0]}`));
+  }
+  const parsed = clustersFileSchema.safeParse(doc.toJS());
+  if (!parsed.success) throw new ConfigError(describeIssues(source, parsed.error.issues));
+  const base = dirname(resolve(source));
+  return parsed.data.clusters.map(({ kubeconfig, context, poolLabel, ...rest }) => ({
+    ...rest,
+    ...(kubeconfig === undefined ? {} : { kubeconfig: resolve(base, expandHome(kubeconfig)) }),
+    ...(context === undefined ? {} : { context }),
+    ...(poolLabel === undefined ? {} : { poolLabel }),
+  }));
+}
+
+function envProblems(env: z.infer<typeof envSchema>, role: ConfigRole): string[] {
+  if (role === 'cli') return [];
+  const problems: string[] = [];
+  if (env.SLACK_BOT_TOKEN === undefined) {
+    problems.push('SLACK_BOT_TOKEN: required; the Bot User OAuth Token (xoxb-…) of the Slack app');
+  }
+  if (role === 'bot' && env.SLACK_APP_TOKEN === undefined && !env.SLACK_SIGNING_SECRET) {
+    problems.push(
+      'SLACK_SIGNING_SECRET: required in HTTP mode; copy it from the Slack app’s “Basic Information” page',
+    );
+  }
+  return problems;
+}
+
+/**
+ * Reads and validates the whole configuration. `env` is usually `process.env`; tests pass their own.
+ * Throws {@link ConfigError} listing every bad key.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  role: ConfigRole,
+  readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+): AppConfig {
+  // Empty strings in env files mean "unset", not "invalid".
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsedEnv = envSchema.safeParse(cleaned);
+  const problems = parsedEnv.success
+    ? envProblems(parsedEnv.data, role)
+    : describeIssues('', parsedEnv.error.issues).map((p) => p.slice(1));
+
+  // Read the clusters file even when the environment is bad, so one start lists every problem.
+  const fileSetting = parsedEnv.success
+    ? parsedEnv.data.CLUSTERS_FILE
+    : (cleaned.CLUSTERS_FILE ?? 'clusters.yaml');
+  const clustersFile = isAbsolute(fileSetting) ? fileSetting : resolve(fileSetting);
+  let clusters: ClusterConfig[] = [];
+  let text: string | undefined;
+  try {
+    text = readFile(clustersFile);
+  } catch (error) {
+    problems.push(
+      `CLUSTERS_FILE: cannot read ${clustersFile} (${(error as NodeJS.ErrnoException).code ?? String(error)}); point CLUSTERS_FILE at your clusters YAML (see README “Configuration”)`,
+    );
+  }
+  if (text !== undefined) {
+    try {
+      clusters = parseClustersFile(text, clustersFile);
+    } catch (error) {
+      if (error instanceof ConfigError) problems.push(...error.problems);
+      else throw error;
+    }
+  }
+  if (problems.length > 0 || !parsedEnv.success) throw new ConfigError(problems);
+  const e = parsedEnv.data;
+
+  return {
+    ...(e.SLACK_BOT_TOKEN === undefined
+      ? {}
+      : {
+          slack: {
+            botToken: e.SLACK_BOT_TOKEN,
+            ...(e.SLACK_SIGNING_SECRET === undefined
+              ? {}
+              : { signingSecret: e.SLACK_SIGNING_SECRET }),
+            ...(e.SLACK_APP_TOKEN === undefined ? {} : { appToken: e.SLACK_APP_TOKEN }),
+            ...(e.SLACK_API_URL === undefined ? {} : { apiUrl: e.SLACK_API_URL }),
+          },
+        }),
+    redisUrl: e.REDIS_URL,
+    port: e.PORT,
+    clustersFile,
+    logLevel: e.LOG_LEVEL,
+    queuePrefix: e.QUEUE_PREFIX,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    defaultKubeconfigs:
+      e.KUBECONFIG === undefined
+        ? [resolve(homedir(), '.kube', 'config')]
+        : e.KUBECONFIG.split(delimiter).filter((path) => path !== ''),
+    clusters,
+  };
+}

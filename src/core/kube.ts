@@ -1,0 +1,107 @@
+/**
+ * The subset of Kubernetes objects the product reads, shaped exactly as the API serves them (JSON
+ * field names, timestamps as RFC 3339 strings). Adapters hand these to the core; the core never
+ * sees an SDK type, so checks and views can be tested with plain fixtures.
+ */
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+export interface NodeAddress {
+  type: string;
+  address: string;
+}
+
+export interface NodeCondition {
+  type: string;
+  status: string;
+  reason?: string;
+}
+
+export interface KubeNode {
+  metadata: ObjectMeta;
+  spec?: {
+    providerID?: string;
+    unschedulable?: boolean;
+    taints?: { key: string; value?: string; effect: string }[];
+  };
+  status?: {
+    addresses?: NodeAddress[];
+    conditions?: NodeCondition[];
+    nodeInfo?: {
+      kernelVersion?: string;
+      kubeletVersion?: string;
+      kubeProxyVersion?: string;
+      osImage?: string;
+      containerRuntimeVersion?: string;
+      architecture?: string;
+      operatingSystem?: string;
+    };
+  };
+}
+
+export interface KubeConfigMap {
+  metadata: ObjectMeta;
+  data?: Record<string, string>;
+}
+
+export interface EnvVar {
+  name: string;
+  value?: string;
+}
+
+export interface VolumeMount {
+  name: string;
+  mountPath: string;
+  subPath?: string;
+  readOnly?: boolean;
+}
+
+export interface Container {
+  name: string;
+  image?: string;
+  command?: string[];
+  args?: string[];
+  env?: EnvVar[];
+  volumeMounts?: VolumeMount[];
+}
+
+export interface Volume {
+  name: string;
+  configMap?: { name: string; items?: { key: string; path: string }[] };
+  hostPath?: { path: string; type?: string };
+}
+
+export interface PodSpec {
+  containers: Container[];
+  initContainers?: Container[];
+  volumes?: Volume[];
+  nodeSelector?: Record<string, string>;
+  hostNetwork?: boolean;
+  affinity?: Record<string, unknown>;
+  tolerations?: Record<string, unknown>[];
+}
+
+export interface KubeDaemonSet {
+  metadata: ObjectMeta;
+  spec?: {
+    selector?: { matchLabels?: Record<string, string> };
+    template?: { metadata?: Partial<ObjectMeta>; spec?: PodSpec };
+    updateStrategy?: { type?: string };
+  };
+  status?: {
+    desiredNumberScheduled?: number;
+    currentNumberScheduled?: number;
+    numberReady?: number;
+    updatedNumberScheduled?: number;
+    numberAvailable?: number;
+  };
+}

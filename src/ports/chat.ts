@@ -1,0 +1,40 @@
+/**
+ * ChatPort: how runs talk to people. The Slack adapter implements it over the Web API; tests and
+ * the terminal demo can render the same messages elsewhere.
+ */
+import type { KnownBlock } from '@slack/types';
+
+/** A message as the views render it: blocks plus the plain-text fallback for notifications. */
+export interface ChatMessage {
+  text: string;
+  blocks?: KnownBlock[];
+}
+
+export interface PostOptions {
+  /** Reply in this thread (the parent message's ts). */
+  threadTs?: string;
+}
+
+export interface FileUpload {
+  filename: string;
+  title: string;
+  content: string;
+  threadTs?: string;
+  comment?: string;
+}
+
+export interface ChatPort {
+  /** Posts a message visible to the channel; resolves to its ts. */
+  post(channel: string, message: ChatMessage, options?: PostOptions): Promise<{ ts: string }>;
+  /** Edits a message the bot posted earlier (the status card). */
+  update(channel: string, ts: string, message: ChatMessage): Promise<void>;
+  /** A message only `user` sees. */
+  postEphemeral(
+    channel: string,
+    user: string,
+    message: ChatMessage,
+    options?: PostOptions,
+  ): Promise<void>;
+  /** Uploads a text file (a long report) into the channel or thread. */
+  uploadFile(channel: string, file: FileUpload): Promise<void>;
+}

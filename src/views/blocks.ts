@@ -1,0 +1,145 @@
+/**
+ * Block Kit building blocks that stay inside Slack's limits by construction: every text is
+ * truncated to its field's limit, and long reports are split into messages that Slack accepts
+ * (50 blocks, 3,000 characters a section, about 12,000 characters of block text a message).
+ */
+import type {
+  ContextBlock,
+  DividerBlock,
+  HeaderBlock,
+  KnownBlock,
+  SectionBlock,
+} from '@slack/types';
+import type { ChatMessage } from '../ports/chat.js';
+
+export const SLACK_LIMITS = {
+  blocksPerMessage: 50,
+  sectionText: 3000,
+  sectionField: 2000,
+  fieldsPerSection: 10,
+  headerText: 150,
+  contextElements: 10,
+  buttonText: 75,
+  actionId: 255,
+  blockId: 255,
+  buttonValue: 2000,
+  confirmTitle: 100,
+  confirmText: 300,
+  /** Undocumented: chat.postMessage fails with msg_blocks_too_long at about 12–13k characters. */
+  messageBlockText: 12_000,
+} as const;
+
+/** What one report message may hold, with headroom under the hard limits. */
+export const BUDGET = { sectionText: 2900, messageText: 10_000, blocks: 45 } as const;
+
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** Escapes the three characters Slack's mrkdwn treats as control characters. */
+export function escape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Escapes like {@link escape} but keeps channel, user and user-group mentions (`<#C…>`, `<@U…>`,
+ * `<!subteam^S…>`) working; `<!channel>`-style broadcasts stay escaped.
+ */
+export function escapeKeepingMentions(text: string): string {
+  return escape(text).replace(/&lt;((?:#C|#G|@U|@W|!subteam\^S)[A-Z0-9]+)&gt;/g, '<$1>');
+}
+
+export function section(markdown: string): SectionBlock {
+  return {
+    type: 'section',
+    text: { type: 'mrkdwn', text: truncate(markdown, SLACK_LIMITS.sectionText) },
+  };
+}
+
+export function header(text: string): HeaderBlock {
+  return {
+    type: 'header',
+    text: { type: 'plain_text', text: truncate(text, SLACK_LIMITS.headerText), emoji: true },
+  };
+}
+
+export function context(...markdown: string[]): ContextBlock {
+  return {
+    type: 'context',
+    elements: markdown
+      .slice(0, SLACK_LIMITS.contextElements)
+      .map((text) => ({ type: 'mrkdwn' as const, text: truncate(text, SLACK_LIMITS.sectionText) })),
+  };
+}
+
+export function divider(): DividerBlock {
+  return { type: 'divider' };
+}
+
+/** Splits lines into chunks of at most `max` characters, never splitting a line (long ones are cut). */
+export function chunkLines(lines: readonly string[], max: number): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  for (const raw of lines) {
+    const line = truncate(raw, max);
+    if (current !== '' && current.length + 1 + line.length > max) {
+      chunks.push(current);
+      current = '';
+    }
+    current = current === '' ? line : `${current}\n${line}`;
+  }
+  if (current !== '') chunks.push(current);
+  return chunks;
+}
+
+/** Characters of text Slack counts towards a message's block-text total. */
+export function blockTextLength(blocks: readonly KnownBlock[]): number {
+  let total = 0;
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === 'text' && typeof inner === 'string') total += inner.length;
+        else visit(inner);
+      }
+    }
+  };
+  visit(blocks);
+  return total;
+}
+
+/**
+ * Packs sections of lines into as many messages as needed, each within {@link BUDGET}. `title`
+ * heads the first message; later ones say "(continued)". `fallback` is each message's notification text.
+ */
+export function paginate(title: string, lines: readonly string[], fallback: string): ChatMessage[] {
+  const sections = chunkLines(lines, BUDGET.sectionText).map(section);
+  const messages: ChatMessage[] = [];
+  let blocks: KnownBlock[] = [section(title)];
+  let size = blockTextLength(blocks);
+  for (const block of sections) {
+    const length = blockTextLength([block]);
+    if (blocks.length >= BUDGET.blocks || size + length > BUDGET.messageText) {
+      messages.push({ text: fallback, blocks });
+      blocks = [context(`${escape(title)} (continued)`)];
+      size = blockTextLength(blocks);
+    }
+    blocks.push(block);
+    size += length;
+  }
+  messages.push({ text: fallback, blocks });
+  return messages;
+}
+
+/** `14:02 UTC`: the time people read on cards. */
+export function utcTime(iso: string): string {
+  return `${iso.slice(11, 16)} UTC`;
+}
+
+/** `11 s`, `2 min 5 s`: durations on cards. */
+export function duration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}

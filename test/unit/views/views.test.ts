@@ -1,0 +1,126 @@
+// Snapshot tests of what people see, plus a check that every rendered message is one Slack accepts.
+import { describe, expect, it } from 'vitest';
+import { verbs } from '../../../src/commands/index.js';
+import type { ClusterConfig } from '../../../src/config.js';
+import { overview } from '../../../src/core/cluster-overview.js';
+import { AppError } from '../../../src/errors.js';
+import type { ChatMessage } from '../../../src/ports/chat.js';
+import { clustersMessage } from '../../../src/views/clusters.js';
+import { errorReply } from '../../../src/views/errors.js';
+import { helpMessage } from '../../../src/views/help.js';
+import {
+  MAX_THREAD_REPLIES,
+  preflightCard,
+  preflightFailedCard,
+  preflightGatheringCard,
+  preflightThread,
+} from '../../../src/views/preflight.js';
+import { checkBlocks } from '../../fakes/slack-limits.js';
+import { kubeadmConfigMap, kubeadmDaemonSet, node } from '../../fixtures/kube.js';
+
+function accepted(message: ChatMessage): ChatMessage {
+  expect(checkBlocks(message.blocks ?? [])).toBeUndefined();
+  expect(message.text.length).toBeGreaterThan(0);
+  return message;
+}
+
+const meta = {
+  runId: 'pf-261129140200-abc123',
+  requestedBy: 'U0ALICE',
+  requestedAt: '2026-11-29T14:02:00.000Z',
+};
+
+function clusterConfig(name: string, over: Partial<ClusterConfig> = {}): ClusterConfig {
+  return {
+    name,
+    context: `ctx-${name}`,
+    inCluster: false,
+    channels: [],
+    approvers: { users: ['U0BOB'], groups: ['S0SRE'] },
+    fourEyes: true,
+    approvalTtlMinutes: 30,
+    migrationLabel: 'proxy-migrate.io/mode',
+    probe: { image: 'probe', namespace: 'kube-system' },
+    ...over,
+  };
+}
+
+const snapshot = {
+  cluster: 'cluster-a',
+  kubernetesVersion: 'v1.33.4',
+  nodes: [
+    node({
+      name: 'cp-1',
+      labels: { 'node-role.kubernetes.io/control-plane': '' },
+      ip: '10.0.0.10',
+    }),
+    node({ name: 'blue-1', labels: { 'node-pool': 'blue' }, ip: '10.0.1.11' }),
+    node({
+      name: 'legacy-1',
+      labels: { 'node-pool': 'legacy' },
+      kernel: '5.4.0-80-generic',
+      ready: false,
+      unschedulable: true,
+    }),
+  ],
+  kubeSystemDaemonSets: [kubeadmDaemonSet(['--proxy-mode=nftables'])],
+  kubeProxyConfigMap: kubeadmConfigMap(),
+  startedAt: '2026-11-29T14:02:00.000Z',
+  finishedAt: '2026-11-29T14:02:11.000Z',
+};
+
+describe('views', () => {
+  it('help lists every verb', () => {
+    expect(accepted(helpMessage(verbs))).toMatchSnapshot();
+  });
+
+  it('clusters shows channels, approvers and what is usable here', () => {
+    const messages = clustersMessage(
+      [
+        clusterConfig('cluster-a', { channels: ['C0OPS'] }),
+        clusterConfig('cluster-b', { channels: ['C0OTHER'], fourEyes: false }),
+      ],
+      'C0OPS',
+    );
+    expect(messages).toHaveLength(1);
+    expect(accepted(messages[0]!)).toMatchSnapshot();
+  });
+
+  it('errors are one sentence, a remedy and the code', () => {
+    const error = new AppError('UNKNOWN_CLUSTER', 'Unknown cluster "<!channel>".', {
+      remedy: 'Run it from <#C0OPS>. Usage: /proxy-migrate preflight <cluster>',
+    });
+    expect(accepted(errorReply(error))).toMatchSnapshot();
+  });
+
+  it('pre-flight cards: gathering, result, failure', () => {
+    const ov = overview(snapshot, 'node-pool');
+    expect(accepted(preflightGatheringCard('cluster-a', meta))).toMatchSnapshot();
+    expect(accepted(preflightCard(ov, meta))).toMatchSnapshot();
+    const failure = new AppError(
+      'K8S_UNREACHABLE',
+      'Cluster cluster-a: the API server is unreachable (ECONNREFUSED).',
+      {
+        remedy: 'Check the server address in the kubeconfig.',
+      },
+    );
+    expect(accepted(preflightFailedCard('cluster-a', failure, meta, false))).toMatchSnapshot();
+  });
+
+  it('pre-flight thread: one reply per pool, or a file when long', () => {
+    const small = preflightThread(overview(snapshot, 'node-pool'));
+    expect(small.file).toBeUndefined();
+    small.replies.forEach(accepted);
+    expect(small.replies).toMatchSnapshot();
+
+    const many = Array.from({ length: 4000 }, (_, i) =>
+      node({ name: `pool-a-${i}`, labels: { 'eks.amazonaws.com/nodegroup': `ng-${i % 3}` } }),
+    );
+    const big = preflightThread(overview({ ...snapshot, nodes: many }));
+    expect(big.replies).toHaveLength(1);
+    expect(big.replies.length).toBeLessThanOrEqual(MAX_THREAD_REPLIES);
+    accepted(big.replies[0]!);
+    expect(big.file?.content).toContain('| pool-a-3999 | yes |');
+    expect(big.file?.filename).toBe('preflight-cluster-a-nodes.md');
+  });
+});
