@@ -51,7 +51,10 @@ export default tseslint.config(
         { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       'no-restricted-syntax': [
         'error',
         { selector: 'TSEnumDeclaration', message: 'Use an `as const` union instead of an enum.' },
@@ -115,6 +118,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/unbound-method': 'off',
+      // expect.any()/expect.stringMatching() are typed `any` by vitest.
+      '@typescript-eslint/no-unsafe-assignment': 'off',
     },
   },
   prettier,

@@ -1,0 +1,141 @@
+/**
+ * ClusterPort over @kubernetes/client-node (pinned ~1.4: 2.x crashes at import on Node 20).
+ * Every request carries a deadline; lists are paged at 500 and restart once if the continue
+ * token expires (410), as the API conventions ask.
+ */
+import {
+  AppsV1Api,
+  CoreV1Api,
+  VersionApi,
+  type ConfigurationOptions,
+  type KubeConfig,
+  Observable,
+  type ObservableMiddleware,
+} from '@kubernetes/client-node';
+import type { KubeConfigMap, KubeDaemonSet, KubeNode } from '../../core/kube.js';
+import type { ClusterPort, ListProgress } from '../../ports/cluster.js';
+import { kubeError } from './errors.js';
+
+export const PAGE_SIZE = 500;
+const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
+const MAX_LIST_RESTARTS = 3;
+
+interface Page<T> {
+  items: T[];
+  metadata?: { _continue?: string };
+}
+
+/** The SDK's model classes serialise to the API's JSON shape; the core only sees that shape. */
+function plain<T>(value: unknown): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+export interface KubeClusterOptions {
+  requestTimeoutMs?: number;
+  /** Items per list page; 500 unless a test wants to see paging on a small cluster. */
+  pageSize?: number;
+}
+
+export class KubeCluster implements ClusterPort {
+  private readonly core: CoreV1Api;
+  private readonly apps: AppsV1Api;
+  private readonly version: VersionApi;
+  private readonly timeoutMs: number;
+  private readonly pageSize: number;
+
+  constructor(
+    readonly name: string,
+    kubeConfig: KubeConfig,
+    options: KubeClusterOptions = {},
+  ) {
+    this.core = kubeConfig.makeApiClient(CoreV1Api);
+    this.apps = kubeConfig.makeApiClient(AppsV1Api);
+    this.version = kubeConfig.makeApiClient(VersionApi);
+    this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.pageSize = options.pageSize ?? PAGE_SIZE;
+  }
+
+  /** Per-request options: an abort signal so no call outlives its deadline. */
+  private options(): ConfigurationOptions {
+    const timeoutMs = this.timeoutMs;
+    // The object-parameter API runs observable middleware (the SDK's own Observable stub).
+    const deadline: ObservableMiddleware = {
+      pre: (context) => {
+        context.setSignal(AbortSignal.timeout(timeoutMs));
+        return new Observable(Promise.resolve(context));
+      },
+      post: (context) => new Observable(Promise.resolve(context)),
+    };
+    return { middleware: [deadline], middlewareMergeStrategy: 'append' };
+  }
+
+  private async call<T>(what: string, request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw kubeError(error, this.name, what);
+    }
+  }
+
+  private async listAll<T>(
+    what: string,
+    fetchPage: (cont: string | undefined) => Promise<Page<unknown>>,
+    onProgress?: ListProgress,
+  ): Promise<T[]> {
+    for (let restarts = 0; ; restarts += 1) {
+      const items: T[] = [];
+      let cont: string | undefined;
+      let pages = 0;
+      try {
+        do {
+          const page = await fetchPage(cont);
+          for (const item of page.items) items.push(plain<T>(item));
+          pages += 1;
+          onProgress?.(items.length, pages);
+          cont = page.metadata?._continue || undefined;
+        } while (cont !== undefined);
+        return items;
+      } catch (error) {
+        const expired = (error as { code?: number }).code === 410;
+        if (!expired || restarts >= MAX_LIST_RESTARTS) throw kubeError(error, this.name, what);
+      }
+    }
+  }
+
+  async serverVersion(): Promise<string> {
+    const info = await this.call('read /version', () => this.version.getCode(this.options()));
+    return info.gitVersion;
+  }
+
+  async listNodes(onProgress?: ListProgress): Promise<KubeNode[]> {
+    return this.listAll<KubeNode>(
+      'list nodes',
+      (cont) =>
+        this.core.listNode(
+          { limit: this.pageSize, ...(cont === undefined ? {} : { _continue: cont }) },
+          this.options(),
+        ),
+      onProgress,
+    );
+  }
+
+  async listDaemonSets(namespace: string): Promise<KubeDaemonSet[]> {
+    return this.listAll<KubeDaemonSet>(`list DaemonSets in ${namespace}`, (cont) =>
+      this.apps.listNamespacedDaemonSet(
+        { namespace, limit: this.pageSize, ...(cont === undefined ? {} : { _continue: cont }) },
+        this.options(),
+      ),
+    );
+  }
+
+  async getConfigMap(namespace: string, name: string): Promise<KubeConfigMap | undefined> {
+    try {
+      return plain<KubeConfigMap>(
+        await this.core.readNamespacedConfigMap({ namespace, name }, this.options()),
+      );
+    } catch (error) {
+      if ((error as { code?: number }).code === 404) return undefined;
+      throw kubeError(error, this.name, `read ConfigMap ${namespace}/${name}`);
+    }
+  }
+}

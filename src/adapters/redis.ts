@@ -1,0 +1,46 @@
+/**
+ * Redis connections for BullMQ. Workers block on Redis and must retry forever
+ * (`maxRetriesPerRequest: null`); producers on the Slack path fail fast instead, so a slash
+ * command whose enqueue cannot happen gets an answer within Slack's patience.
+ */
+import { Redis } from 'ioredis';
+import type { Logger } from '../log.js';
+
+export type RedisPurpose = 'worker' | 'producer';
+
+export function createRedis(url: string, purpose: RedisPurpose, logger: Logger): Redis {
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: purpose === 'worker' ? null : 1,
+    enableOfflineQueue: purpose === 'worker',
+    connectTimeout: 5_000,
+    retryStrategy: (times) => Math.min(times * 200, 5_000),
+    lazyConnect: false,
+  });
+  let lastError = '';
+  redis.on('error', (error: Error) => {
+    // ioredis repeats the same error on every reconnect attempt; log each distinct one once.
+    if (error.message !== lastError) logger.warn({ err: error, purpose }, 'redis connection error');
+    lastError = error.message;
+  });
+  redis.on('ready', () => {
+    if (lastError !== '') logger.info({ purpose }, 'redis connection restored');
+    lastError = '';
+  });
+  return redis;
+}
+
+/** Closes politely when connected; a connection that never came up is just dropped. */
+export async function closeRedis(redis: Redis, ms = 1_000): Promise<void> {
+  if (redis.status !== 'ready') {
+    redis.disconnect();
+    return;
+  }
+  const timer = setTimeout(() => redis.disconnect(), ms);
+  try {
+    await redis.quit();
+  } catch {
+    redis.disconnect();
+  } finally {
+    clearTimeout(timer);
+  }
+}

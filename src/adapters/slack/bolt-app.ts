@@ -1,0 +1,115 @@
+/**
+ * The Bolt app and the Web API client. HTTP mode mounts Bolt's HTTPReceiver listener in our own
+ * server (health and metrics share the port); Socket Mode is a local-development switch used when
+ * an app-level token is configured.
+ */
+import type { RequestListener } from 'node:http';
+import { App, HTTPReceiver } from '@slack/bolt';
+import { WebClient, type WebClientOptions } from '@slack/web-api';
+import type { SlackConfig } from '../../config.js';
+import { AppError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import { SLACK_EVENTS_PATH } from '../http/server.js';
+import { slackLogger } from './bolt-logger.js';
+import { slackError } from './errors.js';
+
+/** Who the bot is, from auth.test: needed by Bolt and to recognise the home workspace. */
+export interface SlackIdentity {
+  botId: string;
+  botUserId: string;
+  teamId: string;
+  team: string;
+}
+
+function clientOptions(
+  slack: SlackConfig,
+  logger: Logger,
+  overrides: WebClientOptions,
+): WebClientOptions {
+  const apiUrl =
+    slack.apiUrl === undefined
+      ? undefined
+      : slack.apiUrl.endsWith('/')
+        ? slack.apiUrl
+        : `${slack.apiUrl}/`;
+  return {
+    logger: slackLogger(logger, 'slack-web-api'),
+    ...(apiUrl === undefined ? {} : { slackApiUrl: apiUrl }),
+    ...overrides,
+  };
+}
+
+export function createWebClient(
+  slack: SlackConfig,
+  logger: Logger,
+  overrides: WebClientOptions = {},
+): WebClient {
+  return new WebClient(slack.botToken, clientOptions(slack, logger, overrides));
+}
+
+export async function verifySlackAuth(client: WebClient): Promise<SlackIdentity> {
+  let result;
+  try {
+    result = await client.auth.test();
+  } catch (error) {
+    throw slackError(error, 'auth.test');
+  }
+  if (result.user_id === undefined || result.team_id === undefined) {
+    throw new AppError('SLACK_API_ERROR', 'Slack’s auth.test did not name the bot user.', {
+      remedy: 'Use a bot token (xoxb-…) from the app’s “OAuth & Permissions” page.',
+    });
+  }
+  return {
+    botId: result.bot_id ?? '',
+    botUserId: result.user_id,
+    teamId: result.team_id,
+    team: result.team ?? result.team_id,
+  };
+}
+
+export interface BoltApp {
+  app: App;
+  /** Bolt's request listener for /slack/events; absent in Socket Mode. */
+  listener?: RequestListener;
+  socketMode: boolean;
+}
+
+export function createBoltApp(
+  slack: SlackConfig,
+  identity: SlackIdentity,
+  logger: Logger,
+  overrides: WebClientOptions = {},
+): BoltApp {
+  const common = {
+    token: slack.botToken,
+    botId: identity.botId,
+    botUserId: identity.botUserId,
+    // auth.test already ran (verifySlackAuth); Bolt need not repeat it.
+    tokenVerificationEnabled: false,
+    logger: slackLogger(logger, 'bolt'),
+    clientOptions: clientOptions(slack, logger, overrides),
+  };
+  if (slack.appToken !== undefined) {
+    return {
+      app: new App({ ...common, appToken: slack.appToken, socketMode: true }),
+      socketMode: true,
+    };
+  }
+  if (slack.signingSecret === undefined) {
+    throw new AppError('CONFIG_INVALID', 'SLACK_SIGNING_SECRET is required in HTTP mode.', {
+      remedy: 'Copy it from the Slack app’s “Basic Information” page.',
+    });
+  }
+  const receiver = new HTTPReceiver({
+    signingSecret: slack.signingSecret,
+    endpoints: SLACK_EVENTS_PATH,
+    logger: common.logger,
+    // Keep false on a long-running server: ack() answers Slack before the listener's work ends.
+    processBeforeResponse: false,
+  });
+  return {
+    app: new App({ ...common, receiver }),
+    listener: receiver.requestListener,
+    socketMode: false,
+  };
+}

@@ -1,0 +1,78 @@
+/** ChatPort over the Slack Web API: every call maps Slack's failures to AppErrors with remedies. */
+import type { WebClient } from '@slack/web-api';
+import type { ChatMessage, ChatPort, FileUpload, PostOptions } from '../../ports/chat.js';
+import { slackError } from './errors.js';
+
+export class SlackChat implements ChatPort {
+  constructor(private readonly client: WebClient) {}
+
+  async post(
+    channel: string,
+    message: ChatMessage,
+    options: PostOptions = {},
+  ): Promise<{ ts: string }> {
+    try {
+      const result = await this.client.chat.postMessage({
+        channel,
+        text: message.text,
+        ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+        ...(options.threadTs === undefined ? {} : { thread_ts: options.threadTs }),
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+      if (result.ts === undefined) throw new Error('chat.postMessage returned no ts');
+      return { ts: result.ts };
+    } catch (error) {
+      throw slackError(error, 'chat.postMessage');
+    }
+  }
+
+  async update(channel: string, ts: string, message: ChatMessage): Promise<void> {
+    try {
+      await this.client.chat.update({
+        channel,
+        ts,
+        text: message.text,
+        ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+      });
+    } catch (error) {
+      throw slackError(error, 'chat.update');
+    }
+  }
+
+  async postEphemeral(
+    channel: string,
+    user: string,
+    message: ChatMessage,
+    options: PostOptions = {},
+  ): Promise<void> {
+    try {
+      await this.client.chat.postEphemeral({
+        channel,
+        user,
+        text: message.text,
+        ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+        ...(options.threadTs === undefined ? {} : { thread_ts: options.threadTs }),
+      });
+    } catch (error) {
+      throw slackError(error, 'chat.postEphemeral');
+    }
+  }
+
+  async uploadFile(channel: string, file: FileUpload): Promise<void> {
+    try {
+      const common = {
+        content: file.content,
+        filename: file.filename,
+        title: file.title,
+        ...(file.comment === undefined ? {} : { initial_comment: file.comment }),
+      };
+      // The SDK's types want a thread-or-channel union, not one object with an optional thread.
+      await (file.threadTs === undefined
+        ? this.client.filesUploadV2({ ...common, channel_id: channel })
+        : this.client.filesUploadV2({ ...common, channel_id: channel, thread_ts: file.threadTs }));
+    } catch (error) {
+      throw slackError(error, 'files.uploadV2');
+    }
+  }
+}

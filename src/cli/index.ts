@@ -1,0 +1,6 @@
+/** Every terminal subcommand, in the order `--help` lists them. */
+import { botCommand } from './bot.js';
+import type { Subcommand } from './types.js';
+import { workerCommand } from './worker.js';
+
+export const subcommands: readonly Subcommand[] = [botCommand, workerCommand];

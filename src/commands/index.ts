@@ -1,0 +1,7 @@
+/** Every Slack verb, in the order help lists them. A new verb is a file here plus a line below. */
+import { clustersVerb } from './clusters.js';
+import { helpVerb } from './help.js';
+import { preflightVerb } from './preflight.js';
+import type { Verb } from './types.js';
+
+export const verbs: readonly Verb[] = [helpVerb(() => verbs), clustersVerb, preflightVerb];

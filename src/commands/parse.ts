@@ -1,0 +1,33 @@
+/** Slash-command text to a verb and its arguments. Pure, so every malformed input is unit-tested. */
+import { editDistance } from '../core/cluster-access.js';
+import { AppError } from '../errors.js';
+import type { Verb } from './types.js';
+
+export interface ParsedCommand {
+  verb: string;
+  args: string[];
+}
+
+export function parseCommandText(text: string): ParsedCommand {
+  // Slack may send non-breaking spaces from copy-pasted text; treat every kind of space alike.
+  const words = text
+    .replace(/[\u00a0\u2000-\u200b]/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
+  const [verb = 'help', ...args] = words;
+  return { verb: verb.toLowerCase(), args };
+}
+
+export function findVerb(verbs: readonly Verb[], name: string): Verb {
+  const verb = verbs.find((v) => v.name === name);
+  if (verb !== undefined) return verb;
+  const suggestion = verbs
+    .map((v) => ({ v, d: editDistance(name, v.name) }))
+    .filter(({ d }) => d <= 2)
+    .sort((a, b) => a.d - b.d)[0]?.v;
+  const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;
+  throw new AppError('UNKNOWN_VERB', `Unknown command "${shown}".`, {
+    remedy: `${suggestion === undefined ? '' : `Did you mean ${suggestion.usage}? `}Commands: ${verbs.map((v) => v.usage).join(' · ')}`,
+  });
+}

@@ -1,0 +1,43 @@
+/** `/proxy-migrate preflight <cluster>`: queue a pre-flight; the worker posts the report. */
+import { resolveCluster } from '../core/cluster-access.js';
+import { AppError } from '../errors.js';
+import { context, escape, section } from '../views/blocks.js';
+import { SLASH_COMMAND, type Verb } from './types.js';
+
+const usage = `${SLASH_COMMAND} preflight <cluster>`;
+
+export const preflightVerb: Verb = {
+  name: 'preflight',
+  usage,
+  summary: 'check a cluster for every known trap before migrating; the report is posted here',
+  run: async (ctx) => {
+    const [name, ...extra] = ctx.args;
+    if (extra.length > 0) {
+      throw new AppError('USAGE', `Unexpected arguments: ${extra.join(' ')}.`, {
+        remedy: `Usage: ${usage}`,
+      });
+    }
+    const cluster = resolveCluster(
+      ctx.services.config.clusters,
+      name,
+      ctx.request.channelId,
+      usage,
+    );
+    await ctx.ack();
+    const runId = await ctx.services.runs.enqueuePreflight({
+      cluster: cluster.name,
+      channel: ctx.request.channelId,
+      requestedBy: { userId: ctx.request.userId, teamId: ctx.request.teamId },
+    });
+    ctx.logger.info({ runId, cluster: cluster.name }, 'pre-flight queued');
+    await ctx.respond({
+      text: `Pre-flight for ${cluster.name} queued (run ${runId}).`,
+      blocks: [
+        section(
+          `:hourglass_flowing_sand: Pre-flight for *${escape(cluster.name)}* queued. The report will appear in this channel.`,
+        ),
+        context(`run \`${runId}\``),
+      ],
+    });
+  },
+};

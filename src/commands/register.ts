@@ -1,0 +1,86 @@
+/**
+ * Registers `/proxy-migrate` with Bolt: parse, find the verb, run it, and turn any error into an
+ * ephemeral message with a remedy. Nothing slow happens before the verb's ack.
+ */
+import type { App, RespondArguments } from '@slack/bolt';
+import type { Metrics } from '../adapters/metrics.js';
+import { asAppError, type ErrorCode } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { ChatMessage } from '../ports/chat.js';
+import { errorReply } from '../views/errors.js';
+import { findVerb, parseCommandText } from './parse.js';
+import { SLASH_COMMAND, type CommandServices, type Verb, type VerbContext } from './types.js';
+
+/** Errors that mean "the request was wrong", not "the bot failed". */
+const USER_ERRORS: readonly ErrorCode[] = [
+  'USAGE',
+  'UNKNOWN_VERB',
+  'UNKNOWN_CLUSTER',
+  'CHANNEL_NOT_ALLOWED',
+];
+
+function ephemeral(message: ChatMessage): RespondArguments {
+  return {
+    response_type: 'ephemeral',
+    text: message.text,
+    ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+  };
+}
+
+export interface CommandDeps {
+  verbs: readonly Verb[];
+  services: CommandServices;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+export function registerCommands(app: App, deps: CommandDeps): void {
+  app.command(SLASH_COMMAND, async ({ command, ack, respond }) => {
+    const started = performance.now();
+    const parsed = parseCommandText(command.text);
+    const verbLabel = deps.verbs.some((v) => v.name === parsed.verb) ? parsed.verb : 'unknown';
+    const logger = deps.logger.child({
+      verb: verbLabel,
+      user: command.user_id,
+      team: command.team_id,
+      channel: command.channel_id,
+    });
+    let acked = false;
+    const ctx: VerbContext = {
+      args: parsed.args,
+      request: { userId: command.user_id, teamId: command.team_id, channelId: command.channel_id },
+      services: deps.services,
+      logger,
+      ack: async (message) => {
+        acked = true;
+        await (message === undefined ? ack() : ack(ephemeral(message)));
+        deps.metrics.slackAckSeconds.observe(
+          { verb: verbLabel },
+          (performance.now() - started) / 1000,
+        );
+      },
+      respond: async (message) => {
+        try {
+          await respond({ ...ephemeral(message), replace_original: false });
+        } catch (error) {
+          // response_url allows 5 uses in 30 minutes; past that the user simply sees nothing more.
+          logger.warn({ err: error }, 'could not answer through response_url');
+        }
+      },
+    };
+    try {
+      await findVerb(deps.verbs, parsed.verb).run(ctx);
+      deps.metrics.slackCommands.inc({ verb: verbLabel, outcome: 'accepted' });
+    } catch (error) {
+      const appError = asAppError(error);
+      const userError = USER_ERRORS.includes(appError.code);
+      deps.metrics.slackCommands.inc({
+        verb: verbLabel,
+        outcome: userError ? 'rejected' : 'failed',
+      });
+      if (userError) logger.info({ code: appError.code }, 'command rejected');
+      else logger.error({ err: appError, code: appError.code }, 'command failed');
+      await (acked ? ctx.respond(errorReply(appError)) : ctx.ack(errorReply(appError)));
+    }
+  });
+}

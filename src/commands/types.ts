@@ -1,0 +1,41 @@
+/**
+ * What a Slack verb is and what it gets. A verb validates its arguments with pure code, acks
+ * (within Slack's 3 seconds, before any Redis or Kubernetes call), then does its slow work.
+ */
+import type { AppConfig } from '../config.js';
+import type { PreflightRequest } from '../engine/queue.js';
+import type { Logger } from '../log.js';
+import type { ChatMessage } from '../ports/chat.js';
+
+export const SLASH_COMMAND = '/proxy-migrate';
+
+/** The slow side of the bot, as verbs see it; tests and the demo can pass their own. */
+export interface CommandServices {
+  config: Pick<AppConfig, 'clusters'>;
+  runs: { enqueuePreflight(request: PreflightRequest): Promise<string> };
+}
+
+export interface VerbRequest {
+  userId: string;
+  teamId: string;
+  channelId: string;
+}
+
+export interface VerbContext {
+  args: readonly string[];
+  request: VerbRequest;
+  services: CommandServices;
+  logger: Logger;
+  /** Acknowledge the command; a message here is shown only to the person who typed it. */
+  ack(message?: ChatMessage): Promise<void>;
+  /** After ack: another message only the person who typed the command sees. */
+  respond(message: ChatMessage): Promise<void>;
+}
+
+export interface Verb {
+  name: string;
+  /** Full usage, e.g. `/proxy-migrate preflight <cluster>`. */
+  usage: string;
+  summary: string;
+  run(ctx: VerbContext): Promise<void>;
+}

@@ -1,0 +1,103 @@
+/**
+ * The preflight job: post the status card, read the cluster, edit the card with the result, then
+ * reply in its thread. Progress is saved after every post so a retried job carries on where it
+ * stopped instead of posting twice.
+ */
+import type { AppConfig } from '../config.js';
+import { overview } from '../core/cluster-overview.js';
+import { AppError, asAppError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { ChatPort } from '../ports/chat.js';
+import type { Clock } from '../ports/clock.js';
+import type { ClusterDirectory } from '../ports/cluster.js';
+import {
+  preflightCard,
+  preflightFailedCard,
+  preflightGatheringCard,
+  preflightThread,
+  type RunMeta,
+} from '../views/preflight.js';
+import { gatherSnapshot } from './gather.js';
+import type { JobContext, PreflightJob } from './jobs.js';
+
+export interface PreflightDeps {
+  config: Pick<AppConfig, 'clusters'>;
+  clusters: ClusterDirectory;
+  chat: ChatPort;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface PreflightResult {
+  cluster: string;
+  nodes: number;
+  mode: string;
+  cardTs: string;
+}
+
+export async function runPreflightJob(
+  deps: PreflightDeps,
+  job: JobContext<PreflightJob>,
+): Promise<PreflightResult> {
+  let data = job.data;
+  const log = deps.logger.child({ runId: data.runId, cluster: data.cluster, attempt: job.attempt });
+  const save = async (patch: Partial<PreflightJob>): Promise<void> => {
+    data = { ...data, ...patch };
+    await job.save(data);
+  };
+  const meta: RunMeta = {
+    runId: data.runId,
+    requestedBy: data.requestedBy.userId,
+    requestedAt: data.requestedAt,
+  };
+  const clusterConfig = deps.config.clusters.find((c) => c.name === data.cluster);
+  if (clusterConfig === undefined) {
+    throw new AppError('UNKNOWN_CLUSTER', `Cluster ${data.cluster} is no longer configured.`, {
+      remedy: 'Check the clusters file the worker runs with; it may differ from the bot’s.',
+    });
+  }
+
+  let cardTs = data.cardTs;
+  if (cardTs === undefined) {
+    cardTs = (await deps.chat.post(data.channel, preflightGatheringCard(data.cluster, meta))).ts;
+    await save({ cardTs });
+  }
+
+  let report;
+  try {
+    const snapshot = await gatherSnapshot(deps.clusters.get(data.cluster), deps.clock);
+    report = overview(snapshot, clusterConfig.poolLabel);
+  } catch (error) {
+    const appError = asAppError(error);
+    const retrying = appError.retryable && job.attempt < job.maxAttempts;
+    log.warn(
+      { err: appError, code: appError.code, retrying },
+      'pre-flight could not read the cluster',
+    );
+    await deps.chat.update(
+      data.channel,
+      cardTs,
+      preflightFailedCard(data.cluster, appError, meta, retrying),
+    );
+    throw appError;
+  }
+
+  await deps.chat.update(data.channel, cardTs, preflightCard(report, meta));
+  const thread = preflightThread(report);
+  for (let i = data.repliesPosted ?? 0; i < thread.replies.length; i += 1) {
+    const reply = thread.replies[i];
+    if (reply === undefined) continue;
+    await deps.chat.post(data.channel, reply, { threadTs: cardTs });
+    await save({ repliesPosted: i + 1 });
+  }
+  if (thread.file !== undefined && data.filePosted !== true) {
+    await deps.chat.uploadFile(data.channel, { ...thread.file, threadTs: cardTs });
+    await save({ filePosted: true });
+  }
+  const mode = report.kubeProxy.mode?.effective ?? 'unknown';
+  log.info(
+    { nodes: report.nodes.length, mode, durationMs: report.durationMs },
+    'pre-flight reported',
+  );
+  return { cluster: data.cluster, nodes: report.nodes.length, mode, cardTs };
+}

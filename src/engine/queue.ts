@@ -1,0 +1,73 @@
+/**
+ * The producer side of the runs queue: what slash commands call after `ack()`. Job ids are run
+ * ids, so adding the same run twice is a no-op.
+ */
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { withDeadline } from '../core/deadline.js';
+import { AppError } from '../errors.js';
+import type { Clock } from '../ports/clock.js';
+import { RUNS_QUEUE, preflightJobSchema, type PreflightJob } from './jobs.js';
+import { newRunId } from './run-id.js';
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+/** Retries cover API blips; retention keeps a week of history for `status` and audits. */
+export const RUN_JOB_OPTIONS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: { age: 7 * DAY_SECONDS, count: 1_000 },
+  removeOnFail: { age: 30 * DAY_SECONDS },
+};
+
+const ENQUEUE_DEADLINE_MS = 2_000;
+
+export type PreflightRequest = Pick<PreflightJob, 'cluster' | 'channel' | 'requestedBy'>;
+
+export class RunQueue {
+  readonly queue: Queue;
+  private readonly clock: Clock;
+
+  constructor(connection: Redis, prefix: string, clock: Clock, onError: (error: Error) => void) {
+    this.queue = new Queue(RUNS_QUEUE, { connection, prefix });
+    // Connection errors are reported by the connection's own handler and by /readyz.
+    this.queue.on('error', onError);
+    this.clock = clock;
+  }
+
+  /** Queues a pre-flight and resolves to its run id. */
+  async enqueuePreflight(request: PreflightRequest): Promise<string> {
+    const now = this.clock.now();
+    const runId = newRunId('pf', now);
+    const data = preflightJobSchema.parse({ ...request, runId, requestedAt: now.toISOString() });
+    await this.add('preflight', data, runId);
+    return runId;
+  }
+
+  private async add(name: string, data: unknown, jobId: string): Promise<void> {
+    const unavailable = (cause?: unknown): AppError =>
+      new AppError('QUEUE_UNAVAILABLE', 'The job queue is not reachable, so nothing was started.', {
+        remedy:
+          'Try again in a minute; if it persists, check Redis (REDIS_URL) and the bot’s /readyz.',
+        retryable: true,
+        cause,
+      });
+    try {
+      await withDeadline(
+        this.queue.add(name, data, { ...RUN_JOB_OPTIONS, jobId }),
+        ENQUEUE_DEADLINE_MS,
+        () => unavailable(),
+      );
+    } catch (error) {
+      throw error instanceof AppError ? error : unavailable(error);
+    }
+  }
+
+  async metrics(): Promise<string> {
+    return this.queue.exportPrometheusMetrics();
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+}
