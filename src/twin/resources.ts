@@ -1,0 +1,156 @@
+// The one table of API resources the twin serves. Discovery, OpenAPI, routing, tables and patch
+// rules all read it, so adding a resource is one row here (plus a printer if it deserves columns).
+
+export const allVerbs = [
+  'create',
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+] as const;
+export type Verb = (typeof allVerbs)[number];
+
+export type Subresource = 'status';
+
+export interface ResourceDef {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  singular: string;
+  shortNames: readonly string[];
+  namespaced: boolean;
+  verbs: readonly Verb[];
+  subresources: readonly Subresource[];
+  categories: readonly string[];
+  /** metadata.generation bumps on spec changes (workloads and custom resources). */
+  hasGeneration: boolean;
+  /** Custom resources reject strategic merge patches with 415, as the real apiserver does. */
+  strategicMerge: boolean;
+}
+
+type Row = Partial<ResourceDef> & Pick<ResourceDef, 'kind' | 'plural' | 'namespaced'>;
+
+function row(group: string, version: string, r: Row): ResourceDef {
+  return {
+    group,
+    version,
+    singular: r.kind.toLowerCase(),
+    shortNames: [],
+    verbs: allVerbs,
+    subresources: [],
+    categories: [],
+    hasGeneration: false,
+    strategicMerge: true,
+    ...r,
+  };
+}
+
+export const resources: readonly ResourceDef[] = [
+  row('', 'v1', { kind: 'Namespace', plural: 'namespaces', namespaced: false, shortNames: ['ns'] }),
+  row('', 'v1', {
+    kind: 'Node',
+    plural: 'nodes',
+    namespaced: false,
+    shortNames: ['no'],
+    subresources: ['status'],
+  }),
+  row('', 'v1', {
+    kind: 'Pod',
+    plural: 'pods',
+    namespaced: true,
+    shortNames: ['po'],
+    subresources: ['status'],
+    categories: ['all'],
+  }),
+  row('', 'v1', {
+    kind: 'Service',
+    plural: 'services',
+    namespaced: true,
+    shortNames: ['svc'],
+    categories: ['all'],
+  }),
+  row('', 'v1', { kind: 'ConfigMap', plural: 'configmaps', namespaced: true, shortNames: ['cm'] }),
+  row('', 'v1', { kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'] }),
+  row('', 'v1', {
+    kind: 'ServiceAccount',
+    plural: 'serviceaccounts',
+    namespaced: true,
+    shortNames: ['sa'],
+  }),
+  row('discovery.k8s.io', 'v1', {
+    kind: 'EndpointSlice',
+    plural: 'endpointslices',
+    namespaced: true,
+  }),
+  row('apps', 'v1', {
+    kind: 'DaemonSet',
+    plural: 'daemonsets',
+    namespaced: true,
+    shortNames: ['ds'],
+    subresources: ['status'],
+    categories: ['all'],
+    hasGeneration: true,
+  }),
+  row('apps', 'v1', {
+    kind: 'Deployment',
+    plural: 'deployments',
+    namespaced: true,
+    shortNames: ['deploy'],
+    subresources: ['status'],
+    categories: ['all'],
+    hasGeneration: true,
+  }),
+  row('apps', 'v1', {
+    kind: 'ControllerRevision',
+    plural: 'controllerrevisions',
+    namespaced: true,
+  }),
+  row('coordination.k8s.io', 'v1', { kind: 'Lease', plural: 'leases', namespaced: true }),
+  row('monitoring.coreos.com', 'v1', {
+    kind: 'PrometheusRule',
+    plural: 'prometheusrules',
+    namespaced: true,
+    shortNames: ['promrule'],
+    hasGeneration: true,
+    strategicMerge: false,
+  }),
+];
+
+export function groupVersion(def: Pick<ResourceDef, 'group' | 'version'>): string {
+  return def.group === '' ? def.version : `${def.group}/${def.version}`;
+}
+
+/** "nodes" or "daemonsets.apps": how the real apiserver names a resource in error messages. */
+export function qualifiedName(def: ResourceDef): string {
+  return def.group === '' ? def.plural : `${def.plural}.${def.group}`;
+}
+
+const byGvr = new Map(resources.map((def) => [`${groupVersion(def)}/${def.plural}`, def]));
+const byGvk = new Map(resources.map((def) => [`${groupVersion(def)}/${def.kind}`, def]));
+
+export function findResource(gv: string, plural: string): ResourceDef | undefined {
+  return byGvr.get(`${gv}/${plural}`);
+}
+
+export function findByKind(apiVersion: string, kind: string): ResourceDef | undefined {
+  return byGvk.get(`${apiVersion}/${kind}`);
+}
+
+export function resourceFor(plural: string): ResourceDef {
+  const def = resources.find((r) => r.plural === plural);
+  if (!def) throw new Error(`twin: no resource ${plural}`);
+  return def;
+}
+
+/** Group versions in discovery order: the core group first, then named groups as listed. */
+export function groupVersions(): { group: string; version: string }[] {
+  const seen = new Map<string, { group: string; version: string }>();
+  for (const def of resources) {
+    seen.set(groupVersion(def), { group: def.group, version: def.version });
+  }
+  return [...seen.values()];
+}
