@@ -6,7 +6,6 @@
 
 export const errorCodes = [
   'CONFIG_INVALID',
-  'CLUSTERS_FILE_UNREADABLE',
   'USAGE',
   'UNKNOWN_VERB',
   'UNKNOWN_CLUSTER',

@@ -1,6 +1,7 @@
 /** Every terminal subcommand, in the order `--help` lists them. */
 import { botCommand } from './bot.js';
+import { twinCommand } from './twin.js';
 import type { Subcommand } from './types.js';
 import { workerCommand } from './worker.js';
 
-export const subcommands: readonly Subcommand[] = [botCommand, workerCommand];
+export const subcommands: readonly Subcommand[] = [botCommand, workerCommand, twinCommand];

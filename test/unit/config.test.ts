@@ -150,3 +150,16 @@ describe('parseClustersFile', () => {
     );
   });
 });
+
+describe('examples/clusters.yaml', () => {
+  it('is a valid clusters file showing every key', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const path = new URL('../../examples/clusters.yaml', import.meta.url).pathname;
+    const clusters = parseClustersFile(await readFile(path, 'utf8'), path);
+    expect(clusters.map((c) => c.name)).toEqual(['cluster-a', 'cluster-b']);
+    expect(clusters[0]).toMatchObject({
+      poolLabel: 'node-pool',
+      approvers: { groups: ['S0123456789'] },
+    });
+  });
+});

@@ -1,0 +1,31 @@
+# syntax=docker/dockerfile:1
+# proxy-migrate: multi-stage build; the runtime image holds production dependencies and the
+# compiled JavaScript only, and runs as the unprivileged `node` user.
+# CI builds and runs the unit tests on this Node major too (.ci/run reads it from here).
+
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && chmod +x dist/main.js
+
+FROM node:24-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Optional native accelerators (msgpackr-extract) are skipped; their pure-JS fallbacks are used.
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY scenarios ./scenarios
+RUN ln -s /app/dist/main.js /usr/local/bin/proxy-migrate
+USER node
+EXPOSE 3000
+ENTRYPOINT ["proxy-migrate"]
+CMD ["bot"]

@@ -1,0 +1,127 @@
+/**
+ * The whole bot stack as a test drives it: the real Bolt HTTP receiver and BullMQ on the real
+ * Redis, Slack replaced by the fake Web API, clusters served by the twin through a kubeconfig
+ * and clusters file on disk, exactly as an operator would configure them.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { startBot, type RunningProcess, type RuntimeOverrides } from '../../src/cli/runtime.js';
+import { loadConfig, type AppConfig } from '../../src/config.js';
+import { RUNS_QUEUE } from '../../src/engine/jobs.js';
+import { startTwin, type Twin } from '../../src/twin/index.js';
+import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack.js';
+import { postSigned, slashCommandBody } from '../fakes/slack-signing.js';
+import { captureLog, type CapturedLog } from './log-capture.js';
+import { REDIS_URL, dropPrefix, uniquePrefix } from './redis.js';
+
+export const SIGNING_SECRET = '8f742231b10e8888abcd99aaaabbbb85';
+
+export interface HarnessOptions {
+  /** Shipped twin scenario to serve as cluster-a. */
+  scenario?: string;
+  /** Extra clusters-file YAML appended under `clusters:` (each starting with "  - name: …"). */
+  extraClusters?: string;
+  clusterAChannels?: string[];
+  env?: Record<string, string>;
+  overrides?: RuntimeOverrides;
+}
+
+export interface BotHarness {
+  fake: FakeSlack;
+  twin: Twin;
+  bot: RunningProcess;
+  config: AppConfig;
+  log: CapturedLog;
+  baseUrl: string;
+  dir: string;
+  queue: Queue;
+  /** Sends a signed slash command; resolves to the HTTP response of Bolt's ack. */
+  command(
+    text: string,
+    options?: { userId?: string; channelId?: string; responseId?: string },
+  ): Promise<Response>;
+  /** Jobs of every state in this harness's queue. */
+  jobCount(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<BotHarness> {
+  const dir = await mkdtemp(join(tmpdir(), 'pm-bot-'));
+  const fake = await startFakeSlack();
+  const twin = await startTwin({ scenario: options.scenario ?? 'kubeadm-ipvs' });
+  const kubeconfig = join(dir, 'kubeconfig.yaml');
+  await twin.writeKubeconfig(kubeconfig);
+  const channels = options.clusterAChannels ?? ['C0OPS'];
+  await writeFile(
+    join(dir, 'clusters.yaml'),
+    `clusters:
+  - name: cluster-a
+    kubeconfig: ./kubeconfig.yaml
+    context: ${twin.name}
+    channels: [${channels.join(', ')}]
+    approvers: { users: [U0BOB] }
+    poolLabel: node-pool
+${options.extraClusters ?? ''}`,
+  );
+  const prefix = uniquePrefix('bot');
+  const log = captureLog();
+  const config = loadConfig(
+    {
+      SLACK_BOT_TOKEN: fake.botToken,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: fake.apiUrl,
+      REDIS_URL,
+      PORT: '0',
+      CLUSTERS_FILE: join(dir, 'clusters.yaml'),
+      QUEUE_PREFIX: prefix,
+      SHUTDOWN_GRACE_SECONDS: '5',
+      ...options.env,
+    },
+    'bot',
+  );
+  const bot = await startBot(config, log.logger, {
+    host: '127.0.0.1',
+    webClientOptions: { retryConfig: { retries: 0 } },
+    ...options.overrides,
+  });
+  const baseUrl = `http://127.0.0.1:${bot.port}`;
+  const queueConnection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = new Queue(RUNS_QUEUE, { connection: queueConnection, prefix });
+  let responses = 0;
+  return {
+    fake,
+    twin,
+    bot,
+    config,
+    log,
+    baseUrl,
+    dir,
+    queue,
+    command: (text, opts = {}) => {
+      responses += 1;
+      const body = slashCommandBody({
+        text,
+        response_url: fake.responseUrl(opts.responseId ?? `r${responses}`),
+        user_id: opts.userId ?? 'U0ALICE',
+        channel_id: opts.channelId ?? 'C0OPS',
+      });
+      return postSigned(`${baseUrl}/slack/events`, body, { secret: SIGNING_SECRET });
+    },
+    jobCount: async () => {
+      const counts = await queue.getJobCounts();
+      return Object.values(counts).reduce((a, b) => a + b, 0);
+    },
+    stop: async () => {
+      await bot.stop();
+      await queue.close();
+      queueConnection.disconnect();
+      await dropPrefix(prefix);
+      await twin.close();
+      await fake.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

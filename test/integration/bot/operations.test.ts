@@ -1,0 +1,123 @@
+// Health, readiness, metrics and graceful shutdown of the bot process.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClusterDirectory, ClusterPort } from '../../../src/ports/cluster.js';
+import { KubeClusterDirectory } from '../../../src/adapters/kubernetes/directory.js';
+import { startHarness, type BotHarness } from '../../helpers/bot-harness.js';
+import { eventually } from '../../helpers/redis.js';
+
+describe('health, readiness and metrics', () => {
+  let h: BotHarness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('serves /healthz and /readyz with the checks it made', async () => {
+    const health = await fetch(`${h.baseUrl}/healthz`);
+    expect(health.status).toBe(200);
+    const ready = await fetch(`${h.baseUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true, checks: { redis: 'ok', slack: 'ok' } });
+  });
+
+  it('exports command counters, ack latency and the queue’s own metrics', async () => {
+    await h.command('help');
+    await h.command('bogus');
+    const response = await fetch(`${h.baseUrl}/metrics`);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await response.text();
+    expect(text).toContain('proxy_migrate_slack_commands_total{verb="help",outcome="accepted"} 1');
+    expect(text).toContain(
+      'proxy_migrate_slack_commands_total{verb="unknown",outcome="rejected"} 1',
+    );
+    expect(text).toMatch(/proxy_migrate_slack_ack_seconds_count\{verb="help"\} 1/);
+    expect(text).toMatch(/bullmq_job_count\{queue="runs"/);
+    expect(text).toContain('proxy_migrate_process_cpu_seconds_total');
+  });
+
+  it('answers 404 for unknown paths and does not route them to Slack', async () => {
+    expect((await fetch(`${h.baseUrl}/nope`)).status).toBe(404);
+  });
+});
+
+describe('readiness without Redis', () => {
+  it('reports 503 with the reason while Redis is unreachable, and still stops', async () => {
+    const h = await startHarness({
+      env: { REDIS_URL: 'redis://127.0.0.1:1', SHUTDOWN_GRACE_SECONDS: '1' },
+    });
+    try {
+      const ready = await fetch(`${h.baseUrl}/readyz`);
+      expect(ready.status).toBe(503);
+      const body = (await ready.json()) as { ready: boolean; checks: Record<string, string> };
+      expect(body.ready).toBe(false);
+      expect(body.checks.redis).toMatch(/^unreachable/);
+      expect(body.checks.slack).toBe('ok');
+      // A command that needs the queue says so instead of failing silently.
+      const ack = await h.command('preflight cluster-a', { responseId: 'noredis' });
+      expect(ack.status).toBe(200);
+      const reply = await h.fake.waitFor((f) => f.responses.find((r) => r.id === 'noredis'));
+      expect(JSON.stringify(reply.body)).toContain('QUEUE_UNAVAILABLE');
+    } finally {
+      await h.stop();
+    }
+  });
+});
+
+/** A real cluster directory whose node listing takes a while, to have a job in flight. */
+function slowNodes(inner: ClusterDirectory, delayMs: number): ClusterDirectory {
+  return {
+    get: (name) => {
+      const port = inner.get(name);
+      const slow: ClusterPort = {
+        name: port.name,
+        serverVersion: () => port.serverVersion(),
+        listDaemonSets: (ns) => port.listDaemonSets(ns),
+        getConfigMap: (ns, n) => port.getConfigMap(ns, n),
+        listNodes: async (progress) => {
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+          return port.listNodes(progress);
+        },
+      };
+      return slow;
+    },
+  };
+}
+
+describe('graceful shutdown', () => {
+  it('lets an active job finish before the process stops', async () => {
+    let directory: ClusterDirectory | undefined;
+    const h = await startHarness({
+      overrides: {
+        clusters: {
+          get: (name) => {
+            directory ??= slowNodes(new KubeClusterDirectory(h.config), 1_500);
+            return directory.get(name);
+          },
+        },
+      },
+    });
+    let stopped = false;
+    try {
+      await h.command('preflight cluster-a');
+      const card = await h.fake.waitFor((f) =>
+        f.messages.find((m) => m.text.startsWith('Pre-flight for cluster-a')),
+      );
+      const stopping = h.bot.stop().then(() => {
+        stopped = true;
+      });
+      expect((await fetch(`${h.baseUrl}/readyz`).catch(() => undefined))?.status ?? 503).toBe(503);
+      await stopping;
+      // The job finished during the grace period: the card carries the result.
+      const final = h.fake.findMessage(card.channel, card.ts);
+      expect(final?.text).toMatch(/^Pre-flight cluster-a: v1.33.4, mode ipvs, 6 nodes/);
+      const job = await eventually(async () => (await h.queue.getJobs(['completed']))[0]);
+      expect(job.name).toBe('preflight');
+      await expect(fetch(`${h.baseUrl}/healthz`)).rejects.toThrow();
+    } finally {
+      if (!stopped) await h.bot.stop();
+      await h.stop().catch(() => undefined);
+    }
+  });
+});

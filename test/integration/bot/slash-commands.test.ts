@@ -1,0 +1,163 @@
+// Signed slash commands through the real Bolt HTTP receiver, BullMQ on Redis, the twin and the fake Slack.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postSigned, slashCommandBody, nowSeconds } from '../../fakes/slack-signing.js';
+import { SIGNING_SECRET, startHarness, type BotHarness } from '../../helpers/bot-harness.js';
+import { eventually } from '../../helpers/redis.js';
+
+interface AckBody {
+  response_type?: string;
+  text?: string;
+  blocks?: unknown[];
+}
+
+async function ackBody(response: Response): Promise<AckBody> {
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  return text === '' ? {} : (JSON.parse(text) as AckBody);
+}
+
+describe('slash commands end to end', () => {
+  let h: BotHarness;
+
+  beforeAll(async () => {
+    h = await startHarness({
+      extraClusters: `  - name: cluster-b
+    kubeconfig: ./kubeconfig.yaml
+    context: kubeadm-ipvs
+    channels: [C0ELSEWHERE]
+`,
+    });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('answers help with every verb, ephemerally, in the ack itself', async () => {
+    const body = await ackBody(await h.command('help'));
+    expect(body.response_type).toBe('ephemeral');
+    expect(JSON.stringify(body.blocks)).toContain('/proxy-migrate preflight &lt;cluster&gt;');
+    expect(JSON.stringify(body.blocks)).toContain('/proxy-migrate clusters');
+    // An empty command is help too.
+    expect((await ackBody(await h.command(''))).text).toMatch(/^proxy-migrate: /);
+  });
+
+  it('lists clusters with channels and approvers, marking the ones not usable here', async () => {
+    const body = await ackBody(await h.command('clusters'));
+    const shown = JSON.stringify(body.blocks);
+    expect(body.response_type).toBe('ephemeral');
+    expect(shown).toContain('*2 clusters* configured, 1 usable from this channel');
+    expect(shown).toContain(':large_green_circle: *cluster-a* · context kubeadm-ipvs');
+    expect(shown).toContain(':no_entry_sign: *cluster-b*');
+    expect(shown).toContain('<@U0BOB>');
+  });
+
+  it('runs a pre-flight: ack, queued note, status card edited in place, one reply per pool', async () => {
+    const before = h.fake.messages.length;
+    const body = await ackBody(await h.command('preflight cluster-a', { responseId: 'pf1' }));
+    expect(body).toEqual({});
+
+    const queued = await h.fake.waitFor((f) => f.responses.find((r) => r.id === 'pf1'));
+    expect(JSON.stringify(queued.body)).toContain('Pre-flight for *cluster-a* queued');
+    expect(queued.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    const runId = /run (pf-[a-z0-9-]+)/.exec(JSON.stringify(queued.body))?.[1];
+    expect(runId).toBeDefined();
+
+    const card = await h.fake.waitFor(
+      (f) =>
+        f.messages
+          .slice(before)
+          .find(
+            (m) =>
+              m.thread_ts === undefined &&
+              m.updates > 0 &&
+              m.text.startsWith('Pre-flight cluster-a'),
+          ),
+      15_000,
+      'the pre-flight card to be edited with the result',
+    );
+    expect(card.channel).toBe('C0OPS');
+    const cardText = JSON.stringify(card.blocks);
+    expect(cardText).toContain('*Pre-flight · cluster-a* · v1.33.4 · mode ipvs (6 nodes, 4 pools)');
+    expect(cardText).toContain('config from ConfigMap `kube-system/kube-proxy` key `config.conf`');
+    expect(cardText).toContain('requested by <@U0ALICE>');
+    expect(cardText).toContain(runId);
+
+    const replies = await h.fake.waitFor((f) => {
+      const inThread = f.messages.filter((m) => m.thread_ts === card.ts);
+      return inThread.length >= 4 ? inThread : undefined;
+    });
+    const threadText = JSON.stringify(replies.map((r) => r.blocks));
+    for (const pool of ['blue', 'green', 'legacy', 'control-plane'])
+      expect(threadText).toContain(`*Pool ${pool}*`);
+    expect(threadText).toContain('kernel 5.4.0-80-generic');
+
+    const job = await eventually(async () => {
+      const found = await h.queue.getJob(runId!);
+      return found?.finishedOn === undefined ? undefined : found;
+    });
+    expect(await job.getState()).toBe('completed');
+    expect(job.returnvalue).toMatchObject({
+      cluster: 'cluster-a',
+      nodes: 6,
+      mode: 'ipvs',
+      cardTs: card.ts,
+    });
+    // Job data in Redis carries ids only: no tokens, no response URL.
+    expect(JSON.stringify(job.data)).not.toMatch(/xoxb|respond|hooks/);
+  });
+
+  it.each([
+    [
+      'prefligth cluster-a',
+      'UNKNOWN_VERB',
+      'Did you mean /proxy-migrate preflight &lt;cluster&gt;?',
+    ],
+    ['preflight', 'USAGE', 'Known clusters: cluster-a, cluster-b.'],
+    ['preflight clster-a', 'UNKNOWN_CLUSTER', 'Did you mean cluster-a?'],
+    ['preflight cluster-a now', 'USAGE', 'Unexpected arguments: now.'],
+    ['preflight cluster-b', 'CHANNEL_NOT_ALLOWED', 'Run it from <#C0ELSEWHERE>'],
+  ])('rejects %j with %s, ephemerally, and queues nothing', async (text, code, hint) => {
+    const jobsBefore = await h.jobCount();
+    const body = await ackBody(await h.command(text));
+    expect(body.response_type).toBe('ephemeral');
+    const shown = JSON.stringify(body.blocks);
+    expect(shown).toContain(hint);
+    expect(shown).toContain(`error code \`${code}\``);
+    expect(shown).not.toMatch(/at .*\.ts:\d+/);
+    expect(await h.jobCount()).toBe(jobsBefore);
+  });
+
+  it('rejects forged signatures and stale timestamps with 401 and queues nothing', async () => {
+    const jobsBefore = await h.jobCount();
+    const callsBefore = h.fake.calls.length;
+    const body = slashCommandBody({
+      text: 'preflight cluster-a',
+      response_url: h.fake.responseUrl('forged'),
+    });
+    const url = `${h.baseUrl}/slack/events`;
+    const forged = await postSigned(url, body, {
+      secret: SIGNING_SECRET,
+      signature: `v0=${'0'.repeat(64)}`,
+    });
+    expect(forged.status).toBe(401);
+    const wrongSecret = await postSigned(url, body, { secret: 'ffffffffffffffffffffffffffffffff' });
+    expect(wrongSecret.status).toBe(401);
+    const stale = await postSigned(url, body, {
+      secret: SIGNING_SECRET,
+      timestamp: nowSeconds() - 6 * 60,
+    });
+    expect(stale.status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await h.jobCount()).toBe(jobsBefore);
+    expect(h.fake.calls.length).toBe(callsBefore);
+    expect(h.fake.responses.some((r) => r.id === 'forged')).toBe(false);
+  });
+
+  it('never logs tokens, signing secrets or response URLs', () => {
+    const text = h.log.text();
+    expect(text.length).toBeGreaterThan(0);
+    expect(text).not.toContain(h.fake.botToken);
+    expect(text).not.toContain(SIGNING_SECRET);
+    expect(text).not.toContain('/respond/');
+  });
+});
