@@ -31,7 +31,7 @@ export function createMetrics(): Metrics {
     }),
     jobs: new Counter({
       name: 'proxy_migrate_jobs_total',
-      help: 'Jobs finished by the worker, by job name and outcome (completed, failed).',
+      help: 'Job attempts finished by this process, by job name and outcome (completed, failed; a retried attempt counts as failed).',
       labelNames: ['job', 'outcome'],
       registers: [registry],
     }),

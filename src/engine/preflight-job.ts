@@ -5,11 +5,13 @@
  */
 import type { AppConfig } from '../config.js';
 import { overview } from '../core/cluster-overview.js';
+import { withDeadline } from '../core/deadline.js';
 import { AppError, asAppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ChatPort } from '../ports/chat.js';
 import type { Clock } from '../ports/clock.js';
 import type { ClusterDirectory } from '../ports/cluster.js';
+import { preflightRunbook } from '../runbooks/preflight.js';
 import {
   preflightCard,
   preflightFailedCard,
@@ -65,7 +67,20 @@ export async function runPreflightJob(
 
   let report;
   try {
-    const snapshot = await gatherSnapshot(deps.clusters.get(data.cluster), deps.clock);
+    const cluster = deps.clusters.get(data.cluster);
+    const snapshot = await withDeadline(
+      gatherSnapshot(cluster, deps.clock),
+      preflightRunbook.gatherDeadlineMs,
+      () =>
+        new AppError(
+          'K8S_TIMEOUT',
+          `Cluster ${data.cluster}: reading the cluster took longer than ${preflightRunbook.gatherDeadlineMs / 1000} s.`,
+          {
+            remedy: 'Check the API server’s load and latency; the bot retries.',
+            retryable: true,
+          },
+        ),
+    );
     report = overview(snapshot, clusterConfig.poolLabel);
   } catch (error) {
     const appError = asAppError(error);

@@ -7,18 +7,22 @@ import type { Redis } from 'ioredis';
 import { withDeadline } from '../core/deadline.js';
 import { AppError } from '../errors.js';
 import type { Clock } from '../ports/clock.js';
+import { preflightRunbook } from '../runbooks/preflight.js';
+import type { RunbookPolicy } from '../runbooks/types.js';
 import { RUNS_QUEUE, preflightJobSchema, type PreflightJob } from './jobs.js';
 import { newRunId } from './run-id.js';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
-/** Retries cover API blips; retention keeps a week of history for `status` and audits. */
-export const RUN_JOB_OPTIONS: JobsOptions = {
-  attempts: 3,
-  backoff: { type: 'exponential', delay: 2_000 },
-  removeOnComplete: { age: 7 * DAY_SECONDS, count: 1_000 },
-  removeOnFail: { age: 30 * DAY_SECONDS },
-};
+/** Retries follow the runbook; retention keeps history for `status` and audits. */
+export function jobOptions(runbook: RunbookPolicy): JobsOptions {
+  return {
+    attempts: runbook.attempts,
+    backoff: { type: 'exponential', delay: runbook.backoffMs },
+    removeOnComplete: { age: 7 * DAY_SECONDS, count: 1_000 },
+    removeOnFail: { age: 30 * DAY_SECONDS },
+  };
+}
 
 const ENQUEUE_DEADLINE_MS = 2_000;
 
@@ -40,11 +44,16 @@ export class RunQueue {
     const now = this.clock.now();
     const runId = newRunId('pf', now);
     const data = preflightJobSchema.parse({ ...request, runId, requestedAt: now.toISOString() });
-    await this.add('preflight', data, runId);
+    await this.add('preflight', data, runId, preflightRunbook);
     return runId;
   }
 
-  private async add(name: string, data: unknown, jobId: string): Promise<void> {
+  private async add(
+    name: string,
+    data: unknown,
+    jobId: string,
+    runbook: RunbookPolicy,
+  ): Promise<void> {
     const unavailable = (cause?: unknown): AppError =>
       new AppError('QUEUE_UNAVAILABLE', 'The job queue is not reachable, so nothing was started.', {
         remedy:
@@ -54,7 +63,7 @@ export class RunQueue {
       });
     try {
       await withDeadline(
-        this.queue.add(name, data, { ...RUN_JOB_OPTIONS, jobId }),
+        this.queue.add(name, data, { ...jobOptions(runbook), jobId }),
         ENQUEUE_DEADLINE_MS,
         () => unavailable(),
       );
