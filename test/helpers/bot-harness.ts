@@ -19,6 +19,23 @@ import { REDIS_URL, dropPrefix, uniquePrefix } from './redis.js';
 
 export const SIGNING_SECRET = '8f742231b10e8888abcd99aaaabbbb85';
 
+/** The environment an operator would give the bot, pointed at the fake Slack and a test prefix. */
+export function botEnv(
+  fake: FakeSlack,
+  clustersFile: string,
+  queuePrefix: string,
+): Record<string, string> {
+  return {
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    REDIS_URL,
+    PORT: '0',
+    CLUSTERS_FILE: clustersFile,
+    QUEUE_PREFIX: queuePrefix,
+  };
+}
+
 export interface HarnessOptions {
   /** Shipped twin scenario to serve as cluster-a. */
   scenario?: string;
@@ -70,13 +87,7 @@ ${options.extraClusters ?? ''}`,
   const log = captureLog();
   const config = loadConfig(
     {
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: fake.apiUrl,
-      REDIS_URL,
-      PORT: '0',
-      CLUSTERS_FILE: join(dir, 'clusters.yaml'),
-      QUEUE_PREFIX: prefix,
+      ...botEnv(fake, join(dir, 'clusters.yaml'), prefix),
       SHUTDOWN_GRACE_SECONDS: '5',
       ...options.env,
     },

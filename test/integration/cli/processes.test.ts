@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTwin, type Twin } from '../../../src/twin/index.js';
 import { startFakeSlack, type FakeSlack } from '../../fakes/fake-slack.js';
 import { postSigned, slashCommandBody } from '../../fakes/slack-signing.js';
-import { SIGNING_SECRET } from '../../helpers/bot-harness.js';
-import { REDIS_URL, dropPrefix, uniquePrefix } from '../../helpers/redis.js';
+import { SIGNING_SECRET, botEnv } from '../../helpers/bot-harness.js';
+import { dropPrefix, uniquePrefix } from '../../helpers/redis.js';
 
 const ENTRY = join(import.meta.dirname, '../../../src/main.ts');
 
@@ -62,15 +62,7 @@ describe('proxy-migrate processes', () => {
       join(dir, 'clusters.yaml'),
       `clusters:\n  - name: cluster-a\n    kubeconfig: ./kubeconfig.yaml\n    context: ${twin.name}\n`,
     );
-    env = {
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: fake.apiUrl,
-      REDIS_URL,
-      PORT: '0',
-      CLUSTERS_FILE: join(dir, 'clusters.yaml'),
-      QUEUE_PREFIX: uniquePrefix('cli'),
-    };
+    env = botEnv(fake, join(dir, 'clusters.yaml'), uniquePrefix('cli'));
   });
   afterAll(async () => {
     await dropPrefix(env.QUEUE_PREFIX!);
