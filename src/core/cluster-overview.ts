@@ -2,7 +2,7 @@
  * What a cluster looks like from the API: version, nodes by pool and kube-proxy's configured
  * mode. Built from a snapshot the engine gathers; every report starts from this.
  */
-import type { KubeConfigMap, KubeDaemonSet, KubeNode } from './kube.js';
+import type { KubeDaemonSet } from './kube.js';
 import {
   findKubeProxyDaemonSet,
   kubeProxyContainer,
@@ -15,22 +15,11 @@ import {
   type ModeResolution,
 } from './kube-proxy-config.js';
 import { groupByPool } from './pools.js';
+import type { ClusterSnapshot } from './snapshot.js';
 import { isReady, nodeRow, type NodeRow } from './nodes.js';
 
 /** Namespace kube-proxy lives in on every distribution the product supports. */
 export const KUBE_SYSTEM = 'kube-system';
-
-/** Everything read from the cluster for one report, with when it was read. */
-export interface ClusterSnapshot {
-  cluster: string;
-  kubernetesVersion: string;
-  nodes: KubeNode[];
-  kubeSystemDaemonSets: KubeDaemonSet[];
-  /** The ConfigMap kube-proxy's `--config` points at, when there is one and it exists. */
-  kubeProxyConfigMap?: KubeConfigMap;
-  startedAt: string;
-  finishedAt: string;
-}
 
 export interface KubeProxyLocation {
   daemonSet: KubeDaemonSet;
@@ -78,8 +67,11 @@ function kubeProxyOverview(snapshot: ClusterSnapshot): KubeProxyOverview {
     case 'unresolved':
       return { ...base, problem: source.reason };
     case 'configmap': {
-      const text = snapshot.kubeProxyConfigMap?.data?.[source.key];
-      if (snapshot.kubeProxyConfigMap === undefined) {
+      const configMap = snapshot.kubeSystemConfigMaps.find(
+        (cm) => cm.metadata.name === source.configMap,
+      );
+      const text = configMap?.data?.[source.key];
+      if (configMap === undefined) {
         return { ...base, problem: `ConfigMap ${KUBE_SYSTEM}/${source.configMap} does not exist` };
       }
       if (text === undefined) {

@@ -105,3 +105,43 @@ export interface KubeDaemonSet {
     numberAvailable?: number;
   };
 }
+
+export interface ServicePort {
+  name?: string;
+  protocol?: string;
+  port: number;
+  targetPort?: number | string;
+  nodePort?: number;
+}
+
+export interface KubeService {
+  metadata: ObjectMeta;
+  spec?: {
+    type?: string;
+    clusterIP?: string;
+    clusterIPs?: string[];
+    ports?: ServicePort[];
+    sessionAffinity?: string;
+    externalTrafficPolicy?: string;
+    externalIPs?: string[];
+  };
+  status?: { loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] } };
+}
+
+export interface KubePod {
+  metadata: ObjectMeta & {
+    ownerReferences?: { kind: string; name: string; controller?: boolean }[];
+  };
+  spec?: PodSpec & { nodeName?: string };
+  status?: { phase?: string; podIP?: string; hostIP?: string };
+}
+
+export interface PrometheusRule {
+  metadata: ObjectMeta;
+  spec?: {
+    groups?: {
+      name: string;
+      rules?: { alert?: string; record?: string; expr?: string | number; for?: string }[];
+    }[];
+  };
+}

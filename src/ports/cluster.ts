@@ -3,7 +3,14 @@
  * implement it over @kubernetes/client-node; lists are complete (all pages) and every call has
  * a deadline, so callers never page or time out by hand.
  */
-import type { KubeConfigMap, KubeDaemonSet, KubeNode } from '../core/kube.js';
+import type {
+  KubeConfigMap,
+  KubeDaemonSet,
+  KubeNode,
+  KubePod,
+  KubeService,
+  PrometheusRule,
+} from '../core/kube.js';
 
 export interface ListProgress {
   /** Items received so far and pages fetched, for progress reports on big clusters. */
@@ -18,6 +25,14 @@ export interface ClusterPort {
   /** All nodes, fetched in pages of 500. */
   listNodes(onProgress?: ListProgress): Promise<KubeNode[]>;
   listDaemonSets(namespace: string): Promise<KubeDaemonSet[]>;
+  /** Services in every namespace. */
+  listServices(): Promise<KubeService[]>;
+  /** ConfigMaps in one namespace, or in every namespace when none is given. */
+  listConfigMaps(namespace?: string): Promise<KubeConfigMap[]>;
+  /** Pods in every namespace matching a field selector such as `spec.hostNetwork=true`. */
+  listPods(fieldSelector: string): Promise<KubePod[]>;
+  /** PrometheusRules in every namespace; undefined when the CRD is not installed. */
+  listPrometheusRules(): Promise<PrometheusRule[] | undefined>;
   /** The ConfigMap, or undefined when it does not exist. */
   getConfigMap(namespace: string, name: string): Promise<KubeConfigMap | undefined>;
 }

@@ -6,14 +6,23 @@
 import {
   AppsV1Api,
   CoreV1Api,
+  CustomObjectsApi,
   VersionApi,
   type ConfigurationOptions,
   type KubeConfig,
   Observable,
   type ObservableMiddleware,
 } from '@kubernetes/client-node';
-import type { KubeConfigMap, KubeDaemonSet, KubeNode } from '../../core/kube.js';
+import type {
+  KubeConfigMap,
+  KubeDaemonSet,
+  KubeNode,
+  KubePod,
+  KubeService,
+  PrometheusRule,
+} from '../../core/kube.js';
 import type { ClusterPort, ListProgress } from '../../ports/cluster.js';
+import { AppError } from '../../errors.js';
 import { kubeError } from './errors.js';
 
 export const PAGE_SIZE = 500;
@@ -24,6 +33,9 @@ interface Page<T> {
   items: T[];
   metadata?: { _continue?: string };
 }
+
+/** A CRD that is not installed answers 404 on its list: that means "none", not an error. */
+class CrdAbsent extends Error {}
 
 /** The SDK's model classes serialise to the API's JSON shape; the core only sees that shape. */
 function plain<T>(value: unknown): T {
@@ -40,6 +52,7 @@ export class KubeCluster implements ClusterPort {
   private readonly core: CoreV1Api;
   private readonly apps: AppsV1Api;
   private readonly version: VersionApi;
+  private readonly custom: CustomObjectsApi;
   private readonly timeoutMs: number;
   private readonly pageSize: number;
 
@@ -51,6 +64,7 @@ export class KubeCluster implements ClusterPort {
     this.core = kubeConfig.makeApiClient(CoreV1Api);
     this.apps = kubeConfig.makeApiClient(AppsV1Api);
     this.version = kubeConfig.makeApiClient(VersionApi);
+    this.custom = kubeConfig.makeApiClient(CustomObjectsApi);
     this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.pageSize = options.pageSize ?? PAGE_SIZE;
   }
@@ -121,11 +135,59 @@ export class KubeCluster implements ClusterPort {
 
   async listDaemonSets(namespace: string): Promise<KubeDaemonSet[]> {
     return this.listAll<KubeDaemonSet>(`list DaemonSets in ${namespace}`, (cont) =>
-      this.apps.listNamespacedDaemonSet(
-        { namespace, limit: this.pageSize, ...(cont === undefined ? {} : { _continue: cont }) },
-        this.options(),
-      ),
+      this.apps.listNamespacedDaemonSet({ namespace, ...this.page(cont) }, this.options()),
     );
+  }
+
+  /** `limit` plus `_continue` when there is one: the paging parameters every list takes. */
+  private page(cont: string | undefined): { limit: number; _continue?: string } {
+    return { limit: this.pageSize, ...(cont === undefined ? {} : { _continue: cont }) };
+  }
+
+  async listServices(): Promise<KubeService[]> {
+    return this.listAll<KubeService>('list Services', (cont) =>
+      this.core.listServiceForAllNamespaces(this.page(cont), this.options()),
+    );
+  }
+
+  async listConfigMaps(namespace?: string): Promise<KubeConfigMap[]> {
+    return namespace === undefined
+      ? this.listAll<KubeConfigMap>('list ConfigMaps', (cont) =>
+          this.core.listConfigMapForAllNamespaces(this.page(cont), this.options()),
+        )
+      : this.listAll<KubeConfigMap>(`list ConfigMaps in ${namespace}`, (cont) =>
+          this.core.listNamespacedConfigMap({ namespace, ...this.page(cont) }, this.options()),
+        );
+  }
+
+  async listPods(fieldSelector: string): Promise<KubePod[]> {
+    return this.listAll<KubePod>(`list Pods (${fieldSelector})`, (cont) =>
+      this.core.listPodForAllNamespaces({ fieldSelector, ...this.page(cont) }, this.options()),
+    );
+  }
+
+  async listPrometheusRules(): Promise<PrometheusRule[] | undefined> {
+    try {
+      return await this.listAll<PrometheusRule>('list PrometheusRules', async (cont) => {
+        try {
+          return (await this.custom.listClusterCustomObject(
+            {
+              group: 'monitoring.coreos.com',
+              version: 'v1',
+              plural: 'prometheusrules',
+              ...this.page(cont),
+            },
+            this.options(),
+          )) as Page<unknown>;
+        } catch (error) {
+          if ((error as { code?: number }).code === 404) throw new CrdAbsent();
+          throw error;
+        }
+      });
+    } catch (error) {
+      if (error instanceof AppError && error.cause instanceof CrdAbsent) return undefined;
+      throw error;
+    }
   }
 
   async getConfigMap(namespace: string, name: string): Promise<KubeConfigMap | undefined> {

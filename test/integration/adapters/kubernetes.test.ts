@@ -90,6 +90,26 @@ describe('KubeCluster against the twin', () => {
     expect(await cluster.getConfigMap('kube-system', 'nope')).toBeUndefined();
   });
 
+  it('lists Services, ConfigMaps, host-network Pods and PrometheusRules across namespaces', async () => {
+    const cluster = new KubeCluster('cluster-a', kubeConfigFor(clusterConfig({ kubeconfig }), []), {
+      pageSize: 2,
+    });
+    const services = await cluster.listServices();
+    expect(services.map((s) => `${s.metadata.namespace}/${s.metadata.name}`)).toEqual(
+      expect.arrayContaining(['default/kubernetes', 'kube-system/kube-dns']),
+    );
+    const all = await cluster.listConfigMaps();
+    const kubeSystem = await cluster.listConfigMaps('kube-system');
+    expect(kubeSystem.every((cm) => cm.metadata.namespace === 'kube-system')).toBe(true);
+    expect(all.map((cm) => `${cm.metadata.namespace}/${cm.metadata.name}`)).toContain(
+      'kube-system/kube-proxy',
+    );
+    expect(all.length).toBeGreaterThanOrEqual(kubeSystem.length);
+    const pods = await cluster.listPods('spec.hostNetwork=true');
+    expect(pods.every((p) => p.spec?.hostNetwork === true)).toBe(true);
+    expect(await cluster.listPrometheusRules()).toEqual(expect.any(Array));
+  });
+
   it('names unknown contexts and lists the known ones', () => {
     try {
       kubeConfigFor(clusterConfig({ kubeconfig, context: 'prod-a' }), []);
@@ -167,6 +187,25 @@ describe('KubeCluster failures', () => {
       expect(error.remedy).toContain('deploy/rbac.yaml');
     } finally {
       await new Promise((resolve) => forbidding.close(resolve));
+    }
+  });
+
+  it('treats a PrometheusRule CRD that is not installed as "no rules", not an error', async () => {
+    const bare = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(
+        '{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}',
+      );
+    });
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    const address = bare.address();
+    try {
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const cluster = new KubeCluster('cluster-a', kubeConfigAt(`http://127.0.0.1:${port}`));
+      expect(await cluster.listPrometheusRules()).toBeUndefined();
+      expect((await rejection(cluster.listServices())).code).toBe('K8S_NOT_FOUND');
+    } finally {
+      await new Promise((resolve) => bare.close(resolve));
     }
   });
 

@@ -70,15 +70,11 @@ function slowNodes(inner: ClusterDirectory, delayMs: number): ClusterDirectory {
   return {
     get: (name) => {
       const port = inner.get(name);
-      const slow: ClusterPort = {
-        name: port.name,
-        serverVersion: () => port.serverVersion(),
-        listDaemonSets: (ns) => port.listDaemonSets(ns),
-        getConfigMap: (ns, n) => port.getConfigMap(ns, n),
-        listNodes: async (progress) => {
-          await new Promise((resolve) => setTimeout(resolve, delayMs));
-          return port.listNodes(progress);
-        },
+      // The real port with one method slowed down; everything else is inherited unchanged.
+      const slow = Object.create(port) as ClusterPort;
+      slow.listNodes = async (progress) => {
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        return port.listNodes(progress);
       };
       return slow;
     },

@@ -1,22 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { overview, type ClusterSnapshot } from '../../../src/core/cluster-overview.js';
-import { kubeadmConfigMap, kubeadmDaemonSet, node } from '../../fixtures/kube.js';
+import { overview } from '../../../src/core/cluster-overview.js';
+import type { ClusterSnapshot } from '../../../src/core/snapshot.js';
+import { kubeadmConfigMap, node, snapshotOf } from '../../fixtures/kube.js';
 
 function snapshot(over: Partial<ClusterSnapshot> = {}): ClusterSnapshot {
-  return {
-    cluster: 'cluster-a',
-    kubernetesVersion: 'v1.33.4',
+  return snapshotOf({
     nodes: [
       node({ name: 'blue-1', labels: { 'node-pool': 'blue' } }),
       node({ name: 'blue-2', labels: { 'node-pool': 'blue' }, ready: false }),
       node({ name: 'legacy-1', labels: { 'node-pool': 'legacy' }, kernel: '5.4.0-80-generic' }),
     ],
-    kubeSystemDaemonSets: [kubeadmDaemonSet()],
-    kubeProxyConfigMap: kubeadmConfigMap(),
-    startedAt: '2026-11-29T14:02:00.000Z',
     finishedAt: '2026-11-29T14:02:02.500Z',
     ...over,
-  };
+  });
 }
 
 describe('overview', () => {
@@ -40,16 +36,15 @@ describe('overview', () => {
     expect(overview(snapshot({ kubeSystemDaemonSets: [] })).kubeProxy.problem).toBe(
       'no kube-proxy DaemonSet found in kube-system',
     );
-    const { kubeProxyConfigMap: _omit, ...noConfigMap } = snapshot();
-    expect(overview(noConfigMap).kubeProxy.problem).toBe(
+    expect(overview(snapshot({ kubeSystemConfigMaps: [] })).kubeProxy.problem).toBe(
       'ConfigMap kube-system/kube-proxy does not exist',
     );
     expect(
-      overview(snapshot({ kubeProxyConfigMap: { metadata: { name: 'kube-proxy' }, data: {} } }))
+      overview(snapshot({ kubeSystemConfigMaps: [{ metadata: { name: 'kube-proxy' }, data: {} }] }))
         .kubeProxy.problem,
     ).toBe('ConfigMap kube-system/kube-proxy has no key "config.conf"');
     expect(
-      overview(snapshot({ kubeProxyConfigMap: kubeadmConfigMap('mode: [') })).kubeProxy.problem,
+      overview(snapshot({ kubeSystemConfigMaps: [kubeadmConfigMap('mode: [')] })).kubeProxy.problem,
     ).toMatch(/^kube-proxy\/config.conf is not valid YAML/);
   });
 });

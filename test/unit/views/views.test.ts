@@ -16,7 +16,7 @@ import {
   preflightThread,
 } from '../../../src/views/preflight.js';
 import { checkBlocks } from '../../fakes/slack-limits.js';
-import { kubeadmConfigMap, kubeadmDaemonSet, node } from '../../fixtures/kube.js';
+import { kubeadmDaemonSet, node, snapshotOf } from '../../fixtures/kube.js';
 
 function accepted(message: ChatMessage): ChatMessage {
   expect(checkBlocks(message.blocks ?? [])).toBeUndefined();
@@ -45,9 +45,7 @@ function clusterConfig(name: string, over: Partial<ClusterConfig> = {}): Cluster
   };
 }
 
-const snapshot = {
-  cluster: 'cluster-a',
-  kubernetesVersion: 'v1.33.4',
+const snapshot = snapshotOf({
   nodes: [
     node({
       name: 'cp-1',
@@ -64,10 +62,7 @@ const snapshot = {
     }),
   ],
   kubeSystemDaemonSets: [kubeadmDaemonSet(['--proxy-mode=nftables'])],
-  kubeProxyConfigMap: kubeadmConfigMap(),
-  startedAt: '2026-11-29T14:02:00.000Z',
-  finishedAt: '2026-11-29T14:02:11.000Z',
-};
+});
 
 describe('views', () => {
   it('help lists every verb', () => {
