@@ -49,7 +49,7 @@ export interface KubeProxyOverview {
   problem?: string;
 }
 
-function kubeProxyOverview(snapshot: ClusterSnapshot): KubeProxyOverview {
+export function kubeProxyOverview(snapshot: ClusterSnapshot): KubeProxyOverview {
   const location = locateKubeProxy(snapshot.kubeSystemDaemonSets);
   if (location === undefined) {
     return { problem: `no kube-proxy DaemonSet found in ${KUBE_SYSTEM}` };

@@ -1,0 +1,85 @@
+/**
+ * The pre-flight report: every check run over the snapshot, a `pass` for each check that found
+ * nothing, worst first. The JSON form of {@link PreflightReport} is public (`--format json`).
+ */
+import type { ClusterOverview } from './cluster-overview.js';
+import { compareFindings, finding, type Finding, type Severity } from './findings.js';
+
+export interface PreflightReport {
+  cluster: string;
+  generatedAt: string;
+  kubernetesVersion: string;
+  platform: string;
+  currentMode: string;
+  summary: Record<Severity, number>;
+  pools: { name: string; nodes: string[] }[];
+  findings: Finding[];
+}
+
+/**
+ * Runs each check; a check that throws becomes a `warn` finding naming it, so one bug never
+ * hides the rest of the report. Suppressed check ids are skipped entirely.
+ */
+export function runChecks<C>(
+  checks: readonly { id: string; title: string; run(ctx: C): Finding[] }[],
+  ctx: C,
+  cluster: string,
+  suppressed: ReadonlySet<string> = new Set(),
+): Finding[] {
+  const all: Finding[] = [];
+  for (const check of checks) {
+    if (suppressed.has(check.id)) continue;
+    let found: Finding[];
+    try {
+      found = check.run(ctx);
+    } catch (error) {
+      found = [
+        finding({
+          check: check.id,
+          severity: 'warn',
+          scope: { kind: 'cluster', name: cluster },
+          title: `The ${check.id} check could not run`,
+          detail: (error as Error).message,
+          remedy:
+            'Report this as a proxy-migrate bug with the cluster’s snapshot; check this trap by hand meanwhile.',
+        }),
+      ];
+    }
+    all.push(
+      ...(found.length > 0
+        ? found
+        : [
+            finding({
+              check: check.id,
+              severity: 'pass',
+              scope: { kind: 'cluster', name: cluster },
+              title: check.title,
+            }),
+          ]),
+    );
+  }
+  return all.sort(compareFindings);
+}
+
+export function buildReport(
+  overview: ClusterOverview,
+  platform: string,
+  findings: readonly Finding[],
+  generatedAt: string,
+): PreflightReport {
+  const summary: Record<Severity, number> = { block: 0, warn: 0, info: 0, pass: 0 };
+  for (const f of findings) summary[f.severity] += 1;
+  return {
+    cluster: overview.cluster,
+    generatedAt,
+    kubernetesVersion: overview.kubernetesVersion,
+    platform,
+    currentMode: overview.kubeProxy.mode?.effective ?? 'unknown',
+    summary,
+    pools: overview.pools.map((pool) => ({
+      name: pool.name,
+      nodes: overview.nodes.filter((n) => n.pool === pool.name).map((n) => n.name),
+    })),
+    findings: [...findings],
+  };
+}
