@@ -83,3 +83,33 @@ export function buildReport(
     findings: [...findings],
   };
 }
+
+export interface GroupedFindings {
+  /** Every pool, with the open (non-pass) findings scoped to it or to one of its nodes. */
+  pools: { name: string; nodes: string[]; findings: Finding[] }[];
+  /** Open findings about the whole cluster. */
+  cluster: Finding[];
+  passed: Finding[];
+}
+
+/** The report's findings arranged the way people read them: per pool, then cluster-wide. */
+export function groupFindings(report: PreflightReport): GroupedFindings {
+  const poolOfNode = new Map<string, string>();
+  for (const pool of report.pools) for (const node of pool.nodes) poolOfNode.set(node, pool.name);
+  const open = report.findings.filter((f) => f.severity !== 'pass');
+  const poolOf = (f: Finding): string | undefined =>
+    f.scope.kind === 'pool'
+      ? f.scope.name
+      : f.scope.kind === 'node'
+        ? poolOfNode.get(f.scope.name)
+        : undefined;
+  return {
+    pools: report.pools.map((pool) => ({
+      ...pool,
+      findings: open.filter((f) => poolOf(f) === pool.name),
+    })),
+    // Cluster-scoped findings, and any whose pool or node is not in the report (never dropped).
+    cluster: open.filter((f) => poolOf(f) === undefined),
+    passed: report.findings.filter((f) => f.severity === 'pass'),
+  };
+}

@@ -110,19 +110,25 @@ export function blockTextLength(blocks: readonly KnownBlock[]): number {
 }
 
 /**
- * Packs sections of lines into as many messages as needed, each within {@link BUDGET}. `title`
- * heads the first message; later ones say "(continued)". `fallback` is each message's notification text.
+ * Packs mrkdwn texts, one section each, into as many messages as needed, each within
+ * {@link BUDGET}. `title` heads the first message; later ones say "(continued)". `fallback` is
+ * each message's notification text. A text longer than a section allows is cut, never split,
+ * so a code block is never broken across sections.
  */
-export function paginate(title: string, lines: readonly string[], fallback: string): ChatMessage[] {
-  const sections = chunkLines(lines, BUDGET.sectionText).map(section);
+export function packSections(
+  title: string,
+  texts: readonly string[],
+  fallback: string,
+): ChatMessage[] {
   const messages: ChatMessage[] = [];
   let blocks: KnownBlock[] = [section(title)];
   let size = blockTextLength(blocks);
-  for (const block of sections) {
+  for (const text of texts) {
+    const block = section(truncate(text, BUDGET.sectionText));
     const length = blockTextLength([block]);
     if (blocks.length >= BUDGET.blocks || size + length > BUDGET.messageText) {
       messages.push({ text: fallback, blocks });
-      blocks = [context(`${escape(title)} (continued)`)];
+      blocks = [context(`${title} (continued)`)];
       size = blockTextLength(blocks);
     }
     blocks.push(block);
@@ -130,6 +136,11 @@ export function paginate(title: string, lines: readonly string[], fallback: stri
   }
   messages.push({ text: fallback, blocks });
   return messages;
+}
+
+/** Like {@link packSections} for plain lines, which may be grouped several to a section. */
+export function paginate(title: string, lines: readonly string[], fallback: string): ChatMessage[] {
+  return packSections(title, chunkLines(lines, BUDGET.sectionText), fallback);
 }
 
 /** `14:02 UTC`: the time people read on cards. */
