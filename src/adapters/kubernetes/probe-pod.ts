@@ -1,0 +1,58 @@
+/**
+ * The probe pod: host network, pinned to one node, NET_ADMIN only (enough for nft, ipvsadm and
+ * conntrack to read the host's tables), and a hard lifetime so a crashed bot never leaves it
+ * running for long.
+ */
+import type { V1Pod } from '@kubernetes/client-node';
+
+export const PROBE_LABEL = 'proxy-migrate.io/probe';
+export const PROBE_CONTAINER = 'probe';
+/** After this the kubelet kills the pod even if the bot never comes back to delete it. */
+export const PROBE_LIFETIME_SECONDS = 900;
+
+export interface ProbePodInput {
+  node: string;
+  namespace: string;
+  image: string;
+  runId: string;
+}
+
+export function probePodManifest(input: ProbePodInput): V1Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      generateName: 'proxy-migrate-probe-',
+      namespace: input.namespace,
+      labels: {
+        [PROBE_LABEL]: 'true',
+        'app.kubernetes.io/name': 'proxy-migrate-probe',
+        'app.kubernetes.io/managed-by': 'proxy-migrate',
+      },
+      annotations: { 'proxy-migrate.io/run': input.runId, 'proxy-migrate.io/node': input.node },
+    },
+    spec: {
+      nodeName: input.node,
+      hostNetwork: true,
+      dnsPolicy: 'ClusterFirstWithHostNet',
+      restartPolicy: 'Never',
+      automountServiceAccountToken: false,
+      terminationGracePeriodSeconds: 0,
+      activeDeadlineSeconds: PROBE_LIFETIME_SECONDS,
+      // A probe must reach cordoned, tainted and NotReady nodes too.
+      tolerations: [{ operator: 'Exists' }],
+      containers: [
+        {
+          name: PROBE_CONTAINER,
+          image: input.image,
+          command: ['sleep', String(PROBE_LIFETIME_SECONDS)],
+          securityContext: {
+            allowPrivilegeEscalation: false,
+            capabilities: { drop: ['ALL'], add: ['NET_ADMIN'] },
+          },
+          resources: { requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '64Mi' } },
+        },
+      ],
+    },
+  };
+}

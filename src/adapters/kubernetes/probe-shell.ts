@@ -1,0 +1,210 @@
+/**
+ * NodeShell over probe pods: one pod per node, created on first use, waited for with a deadline,
+ * exec'd into over client-node's WebSocket exec (status frame → exit code), deleted on close.
+ */
+import { Writable } from 'node:stream';
+import {
+  CoreV1Api,
+  Exec,
+  type KubeConfig,
+  type V1Pod,
+  type V1Status,
+} from '@kubernetes/client-node';
+import { AppError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import type { CommandResult, NodeShell, RunOptions } from '../../ports/node-shell.js';
+import { kubeError } from './errors.js';
+import { PROBE_CONTAINER, probePodManifest } from './probe-pod.js';
+
+export interface ProbeShellOptions {
+  cluster: string;
+  namespace: string;
+  image: string;
+  runId: string;
+  logger: Logger;
+  /** How long a probe pod may take to start (image pull included). */
+  startTimeoutMs?: number;
+  pollMs?: number;
+}
+
+class Collector extends Writable {
+  private chunks: Buffer[] = [];
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
+    this.chunks.push(Buffer.from(chunk));
+    callback();
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+}
+
+/** Reads the exit code from the exec status frame (Success, or NonZeroExitCode with ExitCode). */
+export function exitCodeOf(status: V1Status): number | undefined {
+  if (status.status === 'Success') return 0;
+  const cause = status.details?.causes?.find((c) => c.reason === 'ExitCode');
+  return cause?.message === undefined ? undefined : Number(cause.message);
+}
+
+export class ProbePodShell implements NodeShell {
+  private readonly core: CoreV1Api;
+  private readonly exec: Exec;
+  private readonly pods = new Map<string, Promise<string>>();
+  /** Every pod this shell created, started or not, so close() removes them all. */
+  private readonly created = new Set<string>();
+  private closed = false;
+
+  constructor(
+    kubeConfig: KubeConfig,
+    private readonly options: ProbeShellOptions,
+  ) {
+    this.core = kubeConfig.makeApiClient(CoreV1Api);
+    this.exec = new Exec(kubeConfig);
+  }
+
+  private failed(node: string, message: string, remedy: string, cause?: unknown): AppError {
+    return new AppError(
+      'NODE_PROBE_FAILED',
+      `Cluster ${this.options.cluster}, node ${node}: ${message}`,
+      {
+        remedy,
+        retryable: true,
+        cause,
+        details: { cluster: this.options.cluster, node },
+      },
+    );
+  }
+
+  private async startPod(node: string): Promise<string> {
+    const { namespace, image, runId } = this.options;
+    let created: V1Pod;
+    try {
+      created = await this.core.createNamespacedPod({
+        namespace,
+        body: probePodManifest({ node, namespace, image, runId }),
+      });
+    } catch (error) {
+      throw kubeError(error, this.options.cluster, `create a probe pod on ${node}`);
+    }
+    const name = created.metadata?.name ?? '';
+    this.created.add(name);
+    const deadline = Date.now() + (this.options.startTimeoutMs ?? 60_000);
+    for (;;) {
+      const pod = await this.core.readNamespacedPod({ namespace, name }).catch((error: unknown) => {
+        throw kubeError(error, this.options.cluster, `read probe pod ${name}`);
+      });
+      const phase = pod.status?.phase;
+      const waiting = pod.status?.containerStatuses?.[0]?.state?.waiting;
+      if (phase === 'Running') return name;
+      if (
+        phase === 'Failed' ||
+        phase === 'Succeeded' ||
+        waiting?.reason === 'ErrImagePull' ||
+        waiting?.reason === 'ImagePullBackOff'
+      ) {
+        throw this.failed(
+          node,
+          `probe pod ${name} did not start (${waiting?.reason ?? phase ?? 'unknown'}${waiting?.message === undefined ? '' : `: ${waiting.message}`}).`,
+          `Check that the probe image ${image} can be pulled on the node (clusters file: probe.image).`,
+        );
+      }
+      if (Date.now() > deadline) {
+        throw new AppError(
+          'NODE_PROBE_TIMEOUT',
+          `Cluster ${this.options.cluster}, node ${node}: probe pod ${name} is still ${phase ?? 'Pending'}.`,
+          {
+            remedy:
+              'Check the node is Ready and can pull the probe image; the pod is removed when the run ends.',
+            retryable: true,
+            details: { cluster: this.options.cluster, node, pod: name },
+          },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 500));
+    }
+  }
+
+  private podFor(node: string): Promise<string> {
+    if (this.closed)
+      return Promise.reject(this.failed(node, 'the probe shell is closed.', 'Start a new run.'));
+    let pod = this.pods.get(node);
+    if (pod === undefined) {
+      pod = this.startPod(node);
+      this.pods.set(node, pod);
+    }
+    return pod;
+  }
+
+  async run(node: string, argv: readonly string[], options: RunOptions): Promise<CommandResult> {
+    const pod = await this.podFor(node);
+    const stdout = new Collector();
+    const stderr = new Collector();
+    let status: V1Status | undefined;
+    const socket = await this.exec
+      .exec(
+        this.options.namespace,
+        pod,
+        PROBE_CONTAINER,
+        [...argv],
+        stdout,
+        stderr,
+        null,
+        false,
+        (s) => {
+          status = s;
+        },
+      )
+      .catch((error: unknown) => {
+        throw this.failed(
+          node,
+          `cannot exec into probe pod ${pod}.`,
+          'Check that the bot may create pods/exec in the probe namespace.',
+          error,
+        );
+      });
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
+    });
+    const outcome = await Promise.race([closed, timedOut]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      socket.terminate();
+      throw new AppError(
+        'NODE_PROBE_TIMEOUT',
+        `Cluster ${this.options.cluster}, node ${node}: \`${argv.join(' ')}\` did not finish within ${options.timeoutMs} ms.`,
+        {
+          remedy: 'Check the node’s load; the probe is retried on the next run.',
+          retryable: true,
+          details: { cluster: this.options.cluster, node },
+        },
+      );
+    }
+    const exitCode = status === undefined ? undefined : exitCodeOf(status);
+    if (exitCode === undefined) {
+      throw this.failed(
+        node,
+        `\`${argv.join(' ')}\` ended without an exit status${status?.message === undefined ? '' : `: ${status.message}`}.`,
+        'Check the probe image contains the tool (nft, ipvsadm, conntrack, iproute2, curl).',
+      );
+    }
+    return { exitCode, stdout: stdout.text(), stderr: stderr.text() };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.pods.values()].map((pending) => pending.catch(() => undefined)));
+    this.pods.clear();
+    const names = [...this.created];
+    this.created.clear();
+    await Promise.all(
+      names.map((name) =>
+        this.core
+          .deleteNamespacedPod({ namespace: this.options.namespace, name, gracePeriodSeconds: 0 })
+          .catch((error: unknown) =>
+            this.options.logger.warn({ err: error, pod: name }, 'could not delete probe pod'),
+          ),
+      ),
+    );
+  }
+}
