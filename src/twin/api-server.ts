@@ -1,137 +1,141 @@
 // The twin's Kubernetes API server on node:http: version and health, discovery, OpenAPI, the
-// resource endpoints, and the /twin/ admin prefix. Every failure becomes a Status body.
+// resource endpoints (with pods/log and WebSocket pods/exec), API faults, and the /twin/ admin prefix.
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
-import {
-  aggregatedDiscovery,
-  legacyApiVersions,
-  legacyGroup,
-  legacyGroupList,
-  legacyResourceList,
-} from './discovery.js';
-import { ApiError, methodNotAllowed, pageNotFound } from './errors.js';
-import { aggregatedDiscoveryType, baseHeaders, sendError, sendJson } from './http-util.js';
-import { openApiV3Document, openApiV3Root } from './openapi.js';
+import type { HostFaultHooks } from './api/admin.js';
+import { handleAdmin } from './api/admin.js';
+import type { ExecProvider } from './api/exec.js';
+import { defaultExecProvider, parseExecParams } from './api/exec.js';
+import type { ApiFault } from './api/faults.js';
+import { FaultInjector } from './api/faults.js';
+import type { LogsProvider } from './api/logs.js';
+import { defaultLogsProvider, handleLogs } from './api/logs.js';
+import type { OpenStream } from './api/open-streams.js';
+import { OpenStreams } from './api/open-streams.js';
+import { requestInfo } from './api/request-info.js';
+import { RequestStats } from './api/stats.js';
+import { createUpgradeHandler } from './api/upgrade.js';
+import { ApiError, badRequest, methodNotAllowed, pageNotFound } from './errors.js';
+import { sendError, sendJson } from './http-util.js';
+import { serveNonResource, versionInfo } from './api/non-resource.js';
 import { handlePatch } from './patch-handler.js';
 import { handleGet } from './read-handlers.js';
 import type { Registry } from './registry.js';
+import type { ResourceTarget } from './routes.js';
 import { route } from './routes.js';
 import type { JsonObject } from './types.js';
 import { handleCreate, handleDelete, handleUpdate } from './write-handlers.js';
 
-export interface ApiServerOptions {
+export { versionInfo };
+
+export interface ApiServerOptions extends HostFaultHooks {
   registry: Registry;
   /** Served at /version, e.g. v1.33.4 (see docs/twin.md for what kubectl's dispatcher does with it). */
   kubernetesVersion: string;
   /** The scenario header, served at GET /twin/scenario. */
   scenarioHeader: JsonObject;
+  /** Runs `kubectl exec` commands; the default answers exit 127, `<cmd>: command not found`. */
+  exec?: ExecProvider | undefined;
+  /** How long an exec provider may run before the session ends with a Failure status (60). */
+  execTimeoutSeconds?: number | undefined;
+  /** Container logs; the default has none. */
+  logs?: LogsProvider | undefined;
+  /** The API faults in force at start: the scenario's spec.faults. */
+  faults?: readonly ApiFault[] | undefined;
+  /** Seeds the fault PRNG (startTwin passes the scenario name); 'twin' by default. */
+  faultSeed?: string | number | undefined;
 }
 
 export interface ApiServer {
   server: Server;
-  /** Ends open watches, so that closing the server does not wait for them. */
+  /** The live fault list, also reachable at /twin/faults. */
+  faults: FaultInjector;
+  /** Request counters, also at /twin/stats. */
+  stats: RequestStats;
+  /** Ends open watches, log follows and exec sessions, so closing the server does not wait. */
   stopWatches(): void;
 }
 
-export function versionInfo(gitVersion: string): JsonObject {
-  const m = /^v?(\d+)\.(\d+)/.exec(gitVersion);
-  const major = m?.[1] ?? '1';
-  const minor = m?.[2] ?? '0';
-  return {
-    major,
-    minor,
-    emulationMajor: major,
-    emulationMinor: minor,
-    minCompatibilityMajor: major,
-    minCompatibilityMinor: String(Math.max(0, Number(minor) - 1)),
-    gitVersion,
-    gitCommit: '0000000000000000000000000000000000000000',
-    gitTreeState: 'clean',
-    buildDate: '2025-01-01T00:00:00Z',
-    goVersion: 'go1.24.5',
-    compiler: 'gc',
-    platform: 'linux/amd64',
-  };
-}
+const notAllowed = (): ApiError =>
+  methodNotAllowed('the server does not allow this method on the requested resource');
 
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const { registry } = options;
-  const watches = new Set<() => void>();
+  const { store } = registry;
+  const faults = new FaultInjector(options.faults ?? [], options.faultSeed ?? 'twin');
+  const stats = new RequestStats();
+  const dropExpiredWatches = (open: readonly OpenStream[]): void => {
+    const now = Date.now();
+    for (const s of open) {
+      if (s.kind !== 'watch') continue;
+      const lifetime = faults.watchLifetimeMs(s.resource);
+      if (lifetime === undefined || now - s.openedAt < lifetime) continue;
+      faults.countWatchDrop();
+      streams.drop(s);
+    }
+  };
+  const streams = new OpenStreams(dropExpiredWatches);
+  const logs = options.logs ?? defaultLogsProvider;
+
+  async function serveResource(
+    req: IncomingMessage,
+    res: ServerResponse,
+    query: URLSearchParams,
+    target: ResourceTarget,
+  ): Promise<void> {
+    const method = req.method ?? 'GET';
+    const info = requestInfo(method, target, query);
+    stats.record(info);
+    const decision = faults.decide(info);
+    if (decision.latencyMs > 0) await new Promise((done) => setTimeout(done, decision.latencyMs));
+    if (decision.response) {
+      const { code, body, headers } = decision.response;
+      return sendJson(res, code, body, 'application/json', headers);
+    }
+    if (info.resource === 'pods/log') {
+      if (method !== 'GET') throw notAllowed();
+      const track = (stop: () => void) => streams.add('log', info.resource, stop);
+      return handleLogs({ store, logs, track }, res, query, target);
+    }
+    if (info.resource === 'pods/exec') {
+      if (method !== 'GET' && method !== 'POST') throw notAllowed();
+      parseExecParams(store, target, query);
+      // Reached without an Upgrade header: the apiserver's answer to a plain request.
+      throw badRequest('Upgrade request required');
+    }
+    switch (method) {
+      case 'GET': {
+        const trackWatch = (stop: () => void) => streams.add('watch', info.resource, stop);
+        return handleGet({ store, trackWatch }, req, res, query, target);
+      }
+      case 'POST':
+        return handleCreate(registry, req, res, query, target);
+      case 'PUT':
+        return handleUpdate(registry, req, res, query, target);
+      case 'PATCH':
+        return handlePatch(registry, req, res, query, target);
+      case 'DELETE':
+        return handleDelete(registry, req, res, query, target);
+      default:
+        throw notAllowed();
+    }
+  }
 
   async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://twin.invalid');
-    const query = url.searchParams;
-    const method = req.method ?? 'GET';
     const r = route(url.pathname);
-    const readOnly = (): void => {
-      if (method !== 'GET' && method !== 'HEAD')
-        throw methodNotAllowed(`the server does not allow this method on the requested resource`);
-    };
-    const accept = req.headers.accept;
     switch (r.kind) {
-      case 'version':
-        readOnly();
-        return sendJson(res, 200, versionInfo(options.kubernetesVersion));
-      case 'health':
-        readOnly();
-        res.writeHead(200, { ...baseHeaders, 'Content-Type': 'text/plain; charset=utf-8' });
-        res.end('ok');
-        return;
-      case 'core-groups':
-      case 'named-groups': {
-        readOnly();
-        const aggregated = aggregatedDiscoveryType(accept);
-        const core = r.kind === 'core-groups';
-        if (aggregated) {
-          const apiVersion = aggregated.includes('v=v2beta1')
-            ? 'apidiscovery.k8s.io/v2beta1'
-            : 'apidiscovery.k8s.io/v2';
-          return sendJson(res, 200, aggregatedDiscovery(core, apiVersion), aggregated);
-        }
-        return sendJson(
-          res,
-          200,
-          core ? legacyApiVersions(req.headers.host ?? '127.0.0.1') : legacyGroupList(),
-        );
-      }
-      case 'group':
-        readOnly();
-        return sendJson(res, 200, legacyGroup(r.group));
-      case 'group-version':
-        readOnly();
-        return sendJson(res, 200, legacyResourceList(r.group, r.version));
-      case 'openapi-v3-root':
-        readOnly();
-        return sendJson(res, 200, openApiV3Root(options.kubernetesVersion));
-      case 'openapi-v3':
-        readOnly();
-        return sendJson(res, 200, openApiV3Document(r.group, r.version, options.kubernetesVersion));
+      case 'resource':
+        return serveResource(req, res, url.searchParams, r.target);
       case 'admin':
-        if (r.path === '/scenario' && method === 'GET')
-          return sendJson(res, 200, options.scenarioHeader);
-        throw pageNotFound();
+        return handleAdmin({ ...options, faults, stats }, req, res, r.path, url.searchParams);
       case 'not-found':
+        stats.recordNonResource();
         throw pageNotFound();
-      case 'resource': {
-        const ctx = { store: registry.store, watches };
-        switch (method) {
-          case 'GET':
-            return handleGet(ctx, req, res, query, r.target);
-          case 'POST':
-            return handleCreate(registry, req, res, query, r.target);
-          case 'PUT':
-            return handleUpdate(registry, req, res, query, r.target);
-          case 'PATCH':
-            return handlePatch(registry, req, res, query, r.target);
-          case 'DELETE':
-            return handleDelete(registry, req, res, query, r.target);
-          default:
-            throw methodNotAllowed(
-              `the server does not allow this method on the requested resource`,
-            );
-        }
-      }
+      default:
+        stats.recordNonResource();
+        return serveNonResource(req, res, r, options.kubernetesVersion);
     }
   }
 
@@ -145,10 +149,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
     });
   });
-  return {
-    server,
-    stopWatches: () => {
-      for (const stop of [...watches]) stop();
-    },
-  };
+  server.on(
+    'upgrade',
+    createUpgradeHandler({
+      store,
+      faults,
+      stats,
+      streams,
+      exec: options.exec ?? defaultExecProvider,
+      execTimeoutMs: (options.execTimeoutSeconds ?? 60) * 1000,
+    }),
+  );
+  return { server, faults, stats, stopWatches: () => streams.stopAll() };
 }

@@ -13,12 +13,14 @@ export function sendJson(
   code: number,
   body: JsonValue,
   contentType = 'application/json',
+  headers: Readonly<Record<string, string>> = {},
 ): void {
   const text = JSON.stringify(body);
   res.writeHead(code, {
     ...baseHeaders,
     'Content-Type': contentType,
     'Content-Length': Buffer.byteLength(text),
+    ...headers,
   });
   res.end(text);
 }

@@ -13,8 +13,8 @@ import { serveWatch } from './watch.js';
 
 export interface ReadContext {
   store: ObjectStore;
-  /** Stop functions of open watches, so closing the twin ends them. */
-  watches: Set<() => void>;
+  /** Registers an open watch (closing the twin or a watch-drop fault stops it); returns untrack. */
+  trackWatch(stop: () => void): () => void;
 }
 
 function includeObject(query: URLSearchParams): IncludeObject {
@@ -48,8 +48,7 @@ export function handleGet(
       timeoutSeconds: queryInt(query, 'timeoutSeconds'),
       table,
     });
-    ctx.watches.add(stop);
-    res.on('close', () => ctx.watches.delete(stop));
+    res.on('close', ctx.trackWatch(stop));
     return;
   }
   const now = ctx.store.clock.now();
