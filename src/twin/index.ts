@@ -3,7 +3,12 @@
 
 import type { AddressInfo } from 'node:net';
 import { createApiServer } from './api-server.js';
-import { createClock } from './clock.js';
+import type { FaultInjector } from './api/faults.js';
+import type { RequestStats } from './api/stats.js';
+import { createClock, type Clock } from './clock.js';
+import { defaultTimings, startControllers, type Controllers } from './controllers/index.js';
+import type { ClusterDataplane } from './node/index.js';
+import { wireNodeModel } from './node-wiring.js';
 import { renderKubeconfig, writeKubeconfig } from './kubeconfig.js';
 import { Registry } from './registry.js';
 import type { Scenario } from './scenario.js';
@@ -16,7 +21,12 @@ export type { Scenario } from './scenario.js';
 export type { ScenarioHeader, HostSpec, ApiFault } from './scenario-schema.js';
 export type { KubeObject, ObjectMeta } from './types.js';
 export type { ResourceDef } from './resources.js';
-export type { Clock } from './clock.js';
+export type { Clock, ManualClock, Scheduler } from './clock.js';
+export { createManualClock } from './clock.js';
+export type { Controllers, PodRuntime } from './controllers/index.js';
+export type { ExecProvider, ExecRequest, ExecResult } from './api/exec.js';
+export type { LogsProvider, LogSource, LogLine } from './api/logs.js';
+export type { ClusterDataplane } from './node/index.js';
 export { ObjectStore } from './store.js';
 export { Registry } from './registry.js';
 export { ScenarioError, loadScenario, parseScenario, shippedScenarioNames } from './scenario.js';
@@ -31,6 +41,13 @@ export interface TwinOptions {
   host?: string;
   /** Simulated clock speed: 2 makes simulated time pass twice as fast. */
   speed?: number;
+  /** A clock of the caller's (e.g. a manual one to step time in tests); overrides `speed`. */
+  clock?: Clock;
+  /**
+   * Run the DaemonSet and pod controllers and the node model (default true). Without them the
+   * twin is a plain API server: objects stay as the scenario wrote them.
+   */
+  controllers?: boolean;
 }
 
 export interface Twin {
@@ -42,6 +59,14 @@ export interface Twin {
   store: ObjectStore;
   /** The write path with defaulting, finalizers and delete hooks, for controllers. */
   registry: Registry;
+  /** The running controllers; undefined with `controllers: false`. */
+  controllers: Controllers | undefined;
+  /** Every node's host, kube-proxy and dataplane; undefined with `controllers: false`. */
+  dataplane: ClusterDataplane | undefined;
+  /** API faults in force (scenario spec.faults, changed at run time through /twin/faults). */
+  faults: FaultInjector;
+  /** API requests served, by verb and resource (also GET /twin/stats). */
+  stats: RequestStats;
   kubeconfigYaml(): string;
   writeKubeconfig(path: string): Promise<void>;
   close(): Promise<void>;
@@ -49,13 +74,47 @@ export interface Twin {
 
 export async function startTwin(options: TwinOptions): Promise<Twin> {
   const scenario = await loadScenario(options.scenario);
-  const store = new ObjectStore(createClock(options.speed ?? 1));
+  const store = new ObjectStore(options.clock ?? createClock(options.speed ?? 1));
   const registry = new Registry(store);
   registry.seed(scenario.objects);
+  const kubernetesVersion = scenario.header.spec.kubernetesVersion;
+  const hosts = scenario.header.spec.hosts ?? [];
+  const wiring =
+    options.controllers === false
+      ? undefined
+      : wireNodeModel({ registry, clock: store.clock, kubernetesVersion, hosts });
+  // A scenario describes a cluster that is already up: its DaemonSet pods start with no delay
+  // while the twin boots, and with the normal kubelet delays afterwards.
+  const controllers =
+    wiring === undefined
+      ? undefined
+      : startControllers({
+          registry,
+          store,
+          clock: store.clock,
+          hosts,
+          runtime: wiring.runtime,
+          timings: { startMs: 0, readyMs: 0 },
+        });
+  if (controllers !== undefined) {
+    wiring?.attach(controllers);
+    await controllers.settle({ horizonMs: 0, timeoutMs: 60_000 });
+    controllers.setTimings({ startMs: defaultTimings.startMs, readyMs: defaultTimings.readyMs });
+  }
   const api = createApiServer({
     registry,
-    kubernetesVersion: scenario.header.spec.kubernetesVersion,
+    kubernetesVersion,
     scenarioHeader: scenario.headerJson,
+    faults: scenario.header.spec.faults ?? [],
+    faultSeed: scenario.header.metadata.name,
+    ...(wiring === undefined
+      ? {}
+      : {
+          exec: wiring.exec,
+          logs: wiring.logs,
+          setHostFaults: wiring.setHostFaults,
+          getHostFaults: wiring.getHostFaults,
+        }),
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -77,10 +136,16 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
     scenario,
     store,
     registry,
+    controllers,
+    dataplane: wiring?.dataplane,
+    faults: api.faults,
+    stats: api.stats,
     kubeconfigYaml: () => renderKubeconfig(kubeconfig),
     writeKubeconfig: (path) => writeKubeconfig(path, kubeconfig),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        controllers?.stop();
+        wiring?.stop();
         api.stopWatches();
         api.server.close((error) => (error ? reject(error) : resolve()));
         api.server.closeAllConnections();

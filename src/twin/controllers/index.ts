@@ -52,6 +52,8 @@ export interface Controllers {
   stop(): void;
   /** Resolves once no timer is due within the horizon (a manual clock is advanced to get there). */
   settle(options?: SettleOptions): Promise<void>;
+  /** Changes pod start/ready/stop delays from now on (the twin boots with zero delays). */
+  setTimings(timings: Partial<PodTimings>): void;
   /** Sets a node's Ready condition, as a runtime `not-ready` fault would. */
   setNodeReady(node: string, ready: boolean): void;
   /** A running container exited on its own: the pod goes through CrashLoopBackOff restarts. */
@@ -118,6 +120,8 @@ export function startControllers(options: ControllerOptions): Controllers {
       scheduler.stop();
     },
     settle,
+    // Kubelets read the shared timings object whenever they schedule, so this applies at once.
+    setTimings: (next) => Object.assign(timings, next),
     setNodeReady: (node, ready) => nodes.setNodeReady(node, ready),
     containerExited: (namespace, name, exit) => pods.containerExited(namespace, name, exit),
   };

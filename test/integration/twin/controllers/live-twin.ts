@@ -29,8 +29,8 @@ export async function startLiveTwin(
   speed = 50,
   options: Partial<ControllerOptions> = {},
 ): Promise<LiveTwin> {
-  const twin = await startTwin({ scenario: 'kubeadm-ipvs', speed });
-  // What src/twin/index.ts should do once it wires the controllers in.
+  // The twin's own controllers are off so each test can start them with its own runtime.
+  const twin = await startTwin({ scenario: 'kubeadm-ipvs', speed, controllers: false });
   const controllers = startControllers({
     registry: twin.registry,
     store: twin.store,
