@@ -42,3 +42,16 @@ export function countNodes(group: PoolGroup, maxNames = 5): string {
   const names = group.nodes.length <= maxNames ? ` (${group.nodes.join(', ')})` : '';
   return `${group.nodes.length} of ${group.total} node${group.total === 1 ? '' : 's'}${names}`;
 }
+
+/** What `byNode` holds for the group's nodes, in the group's order (nodes without one skipped). */
+export function entriesOf<T>(group: PoolGroup, byNode: ReadonlyMap<string, T>): T[] {
+  return group.nodes.flatMap((n) => {
+    const entry = byNode.get(n);
+    return entry === undefined ? [] : [entry];
+  });
+}
+
+/** The group narrowed to some of its nodes, so {@link countNodes} says "2 of 5 nodes". */
+export function subGroup(group: PoolGroup, members: readonly { node: string }[]): PoolGroup {
+  return { ...group, nodes: members.map((m) => m.node) };
+}

@@ -1,0 +1,265 @@
+// Risk: the canary silently gets nftables defaults: IPVS mode reads ipvs.* and iptables.masquerade*,
+// nftables mode only nftables.*. reference/kube-proxy-facts.md §2, §8; 2026 Playbook NodePort snippet.
+import { KUBE_SYSTEM } from '../core/cluster-overview.js';
+import { finding } from '../core/findings.js';
+import type { KubeProxyConfiguration } from '../core/kube-proxy-config.js';
+import { configNotRead, currentConfig, isUnset } from './support/kube-proxy.js';
+import { KEEP_ALL_NODEPORT_ADDRESSES } from './support/node-ports.js';
+import { isDict, toYaml, type Dict } from './support/yaml.js';
+import type { Check } from './types.js';
+
+const ID = 'config-carryover';
+
+// The cutover builds the canary from nftablesCarryOver and reads this next to it.
+export { KEEP_ALL_NODEPORT_ADDRESSES };
+
+/** nftables defaults that apply when nothing is carried (v1alpha1 defaulting; bit 14 = 0x4000). */
+export const NFTABLES_DEFAULTS: Readonly<Record<string, string>> = {
+  syncPeriod: '30s',
+  minSyncPeriod: '1s',
+  masqueradeAll: 'false',
+  masqueradeBit: '14',
+};
+
+export interface CarriedSetting {
+  /** Key in the current configuration, dotted (`ipvs.syncPeriod`). */
+  from: string;
+  /** Key in the nftables configuration. */
+  to: string;
+  value: unknown;
+  /** Why, when it is not a plain copy. */
+  note?: string;
+}
+
+export interface DroppedSetting {
+  key: string;
+  value: unknown;
+  why: string;
+}
+
+export interface CarryOver {
+  carried: CarriedSetting[];
+  dropped: DroppedSetting[];
+  /** nftables.* keys nothing was carried into, with the default kube-proxy then uses. */
+  defaulted: { key: string; value: string }[];
+  /** The whole configuration for the canary: the current one, rewritten for nftables. */
+  config: KubeProxyConfiguration;
+  /** The keys that change, as YAML to merge into the current configuration. */
+  fragment: string;
+}
+
+function section(config: KubeProxyConfiguration, key: string): Dict {
+  const value = config[key];
+  return isDict(value) ? value : {};
+}
+
+/** A value as it appears in the mapping table. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+const DROPPED_WHY: Readonly<Record<string, string>> = {
+  scheduler: 'nftables picks endpoints at random (numgen random mod N); see ipvs-scheduler',
+  strictARP:
+    'nftables mode has no kube-ipvs0 to hide from ARP; the arp_ignore/arp_announce sysctls it set stay until reboot; see ipvs-only-settings',
+  excludeCIDRs:
+    'no equivalent; switching flushes every IPVS virtual server, excluded or not; see ipvs-only-settings',
+  tcpTimeout: 'IPVS connection-table timeout; nftables mode relies on conntrack.* timeouts',
+  tcpFinTimeout: 'IPVS connection-table timeout; nftables mode relies on conntrack.* timeouts',
+  udpTimeout: 'IPVS connection-table timeout; nftables mode relies on conntrack.* timeouts',
+};
+
+const REWRITTEN = new Set([
+  'apiVersion',
+  'kind',
+  'mode',
+  'nodePortAddresses',
+  'ipvs',
+  'nftables',
+  'iptables',
+]);
+
+/**
+ * The current configuration rewritten for nftables mode: what carries over, what cannot, and the
+ * fragment to merge. Pure, so the cutover builds the canary ConfigMap from the same answer.
+ */
+export function nftablesCarryOver(config: KubeProxyConfiguration): CarryOver {
+  const mode = typeof config.mode === 'string' ? config.mode : '';
+  // The section the running mode reads its sync periods from (conversion.go).
+  const syncFrom =
+    mode === '' || mode === 'iptables' ? 'iptables' : mode === 'nftables' ? 'nftables' : 'ipvs';
+  const masqueradeFrom = syncFrom === 'nftables' ? 'nftables' : 'iptables';
+  const existing = section(config, 'nftables');
+  const carried: CarriedSetting[] = [];
+  const dropped: DroppedSetting[] = [];
+  const defaulted: { key: string; value: string }[] = [];
+  const nftables: Dict = { ...existing };
+
+  const carry = (key: string, from: string): void => {
+    const value = section(config, from)[key];
+    const previous = existing[key];
+    if (!isUnset(value)) {
+      nftables[key] = value;
+      carried.push({ from: `${from}.${key}`, to: `nftables.${key}`, value });
+      if (from !== 'nftables' && !isUnset(previous) && shown(previous) !== shown(value)) {
+        dropped.push({
+          key: `nftables.${key}`,
+          value: previous,
+          why: `unused in ${mode || 'iptables'} mode; replaced by ${from}.${key}, the value that runs today`,
+        });
+      }
+    } else if (!isUnset(previous)) {
+      carried.push({
+        from: `nftables.${key}`,
+        to: `nftables.${key}`,
+        value: previous,
+        note: 'already set',
+      });
+    } else {
+      delete nftables[key];
+      defaulted.push({ key: `nftables.${key}`, value: NFTABLES_DEFAULTS[key] ?? 'default' });
+    }
+  };
+  carry('masqueradeAll', masqueradeFrom);
+  carry('masqueradeBit', masqueradeFrom);
+  carry('minSyncPeriod', syncFrom);
+  carry('syncPeriod', syncFrom);
+
+  const npa = config.nodePortAddresses;
+  let nodePortAddresses: unknown = npa;
+  if (Array.isArray(npa) && npa.length > 0) {
+    carried.push({
+      from: 'nodePortAddresses',
+      to: 'nodePortAddresses',
+      value: npa,
+      note: 'unchanged',
+    });
+  } else if (syncFrom === 'nftables') {
+    nodePortAddresses = npa;
+  } else {
+    nodePortAddresses = [...KEEP_ALL_NODEPORT_ADDRESSES];
+    carried.push({
+      from: 'nodePortAddresses',
+      to: 'nodePortAddresses',
+      value: nodePortAddresses,
+      note: `unset means all local IPs in ${syncFrom} mode but only the primary IPs in nftables mode; made explicit so NodePorts keep answering where they do`,
+    });
+    if (npa !== undefined && npa !== null && !Array.isArray(npa)) {
+      dropped.push({ key: 'nodePortAddresses', value: npa, why: 'not a list; replaced' });
+    }
+  }
+
+  for (const [key, value] of Object.entries(config)) {
+    if (REWRITTEN.has(key)) continue;
+    if (isDict(value)) {
+      for (const [sub, v] of Object.entries(value)) {
+        if (!isUnset(v))
+          carried.push({ from: `${key}.${sub}`, to: `${key}.${sub}`, value: v, note: 'unchanged' });
+      }
+    } else if (!isUnset(value)) {
+      carried.push({ from: key, to: key, value, note: 'unchanged' });
+    }
+  }
+
+  for (const [key, value] of Object.entries(section(config, 'ipvs'))) {
+    if (syncFrom === 'ipvs' && (key === 'syncPeriod' || key === 'minSyncPeriod')) continue;
+    if (isUnset(value) || value === false) continue;
+    dropped.push({
+      key: `ipvs.${key}`,
+      value,
+      why:
+        DROPPED_WHY[key] ??
+        `IPVS-only; nftables mode ignores it${syncFrom === 'ipvs' ? '' : ` (unused in ${syncFrom} mode too)`}`,
+    });
+  }
+
+  const sortedNftables = Object.fromEntries(
+    Object.entries(nftables).sort(([a], [b]) => a.localeCompare(b)),
+  );
+  const result: Dict = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (key === 'ipvs') continue;
+    if (key === 'mode') result.mode = 'nftables';
+    else if (key === 'nodePortAddresses') result.nodePortAddresses = nodePortAddresses;
+    else if (key === 'nftables') result.nftables = sortedNftables;
+    else result[key] = value;
+  }
+  if (!('mode' in result)) result.mode = 'nftables';
+  if (nodePortAddresses !== undefined && !('nodePortAddresses' in result)) {
+    result.nodePortAddresses = nodePortAddresses;
+  }
+  if (Object.keys(sortedNftables).length > 0 && !('nftables' in result))
+    result.nftables = sortedNftables;
+
+  const changed: Dict = { mode: 'nftables' };
+  if (nodePortAddresses !== undefined && nodePortAddresses !== null)
+    changed.nodePortAddresses = nodePortAddresses;
+  if (Object.keys(sortedNftables).length > 0) changed.nftables = sortedNftables;
+  const fragment = [
+    '# KubeProxyConfiguration for the nftables canary: the current one with these keys set and the',
+    '# ipvs: block removed; every other key stays as it is.',
+    toYaml(changed),
+  ].join('\n');
+  return { carried, dropped, defaulted, config: result, fragment };
+}
+
+function table(result: CarryOver): string {
+  const lines = ['Carried into the nftables configuration:'];
+  for (const c of result.carried) {
+    const arrow = c.from === c.to ? c.to : `${c.from} → ${c.to}`;
+    lines.push(`  ${arrow}: ${shown(c.value)}${c.note === undefined ? '' : ` (${c.note})`}`);
+  }
+  if (result.defaulted.length > 0) {
+    lines.push(
+      `Not set, kube-proxy's nftables defaults apply: ${result.defaulted.map((d) => `${d.key} (${d.value})`).join(', ')}.`,
+    );
+  }
+  if (result.dropped.length > 0) {
+    lines.push('Cannot be carried:');
+    for (const d of result.dropped) lines.push(`  ${d.key}: ${shown(d.value)} (${d.why})`);
+  }
+  return lines.join('\n');
+}
+
+export const configCarryover: Check = {
+  id: ID,
+  title: 'Settings the nftables canary carries over',
+  run(ctx) {
+    const config = currentConfig(ctx);
+    if (config === undefined) return [configNotRead(ctx, ID, 'which settings carry over')];
+    const scope = { kind: 'cluster', name: ctx.snapshot.cluster } as const;
+    if (ctx.kubeProxy.mode?.effective === 'nftables') {
+      return [
+        finding({
+          check: ID,
+          severity: 'info',
+          scope,
+          title: 'kube-proxy is configured for nftables already: nothing to carry over',
+          detail:
+            'The configuration already sets mode: nftables, so no canary configuration is built from it.',
+        }),
+      ];
+    }
+    const result = nftablesCarryOver(config);
+    const source = ctx.kubeProxy.source;
+    const from =
+      source?.kind === 'configmap'
+        ? `ConfigMap ${KUBE_SYSTEM}/${source.configMap} (${source.key})`
+        : `the flags of DaemonSet ${KUBE_SYSTEM}/${ctx.kubeProxy.daemonSet ?? 'kube-proxy'}`;
+    const nftCarried = result.carried.filter(
+      (c) => c.to.startsWith('nftables.') && c.from !== c.to,
+    );
+    return [
+      finding({
+        check: ID,
+        severity: 'info',
+        scope,
+        title: `The nftables canary carries ${result.carried.length} setting(s) from ${from}${
+          nftCarried.length > 0 ? ` (${nftCarried.length} moved into nftables.*)` : ''
+        }; ${result.dropped.length} cannot be carried`,
+        detail: `IPVS mode reads ipvs.syncPeriod/minSyncPeriod and iptables.masqueradeAll/masqueradeBit; nftables mode reads only nftables.*, so anything not copied silently becomes a default.\n${table(result)}`,
+        commands: [result.fragment],
+      }),
+    ];
+  },
+};

@@ -1,0 +1,165 @@
+/**
+ * Guards against a node with no Service routing: kube-proxy in nftables mode deletes the IPVS rules
+ * BEFORE it checks for kernel 5.13 (facts §1, §12; playbook 000 trap 5, playbook 001 pre-flight 1).
+ */
+import { finding, type Finding } from '../core/findings.js';
+import { compareVersions, majorMinor, parseVersion } from '../core/parse/version.js';
+import { countNodes, entriesOf, perPool, subGroup, type PoolGroup } from './group.js';
+import {
+  KERNEL_COLUMNS_COMMAND,
+  NFTABLES_MIN_KERNEL,
+  isBelow,
+  kernelLines,
+  nodeKernel,
+  type NodeKernel,
+} from './support/kernel.js';
+import { evidenceList, plural } from './support/text.js';
+import type { Check, CheckContext } from './types.js';
+
+type Category = 'below' | 'mismatch' | 'unparseable' | 'unreadable' | 'unprobed';
+
+function categorise(k: NodeKernel, probing: boolean): Category | undefined {
+  if (k.effective === undefined) return 'unreadable';
+  if (k.version === undefined) return 'unparseable';
+  if (isBelow(k.version, NFTABLES_MIN_KERNEL)) return 'below';
+  if (k.running !== undefined && k.reported !== undefined && k.running !== k.reported)
+    return 'mismatch';
+  if (probing && k.running === undefined) return 'unprobed';
+  return undefined;
+}
+
+function evidence(k: NodeKernel): string {
+  const reported = parseVersion(k.reported ?? '');
+  const older =
+    k.version !== undefined && reported !== undefined && compareVersions(k.version, reported) < 0;
+  const mismatch =
+    k.running !== undefined && k.reported !== undefined && k.running !== k.reported
+      ? ` (the Node object says ${k.reported}${older ? ': rebooted into an older kernel?' : ''})`
+      : '';
+  return `${k.node}: ${k.effective ?? 'unknown'} from ${k.source ?? 'nowhere'}${mismatch}`;
+}
+
+/** On 1.31–1.32 the kernel check is inverted (PR #130401): it only runs when the env var is set. */
+function kernelCheckNote(ctx: CheckContext): string {
+  const version = ctx.kubeProxyVersion?.version;
+  if (version?.major === 1 && (version.minor === 31 || version.minor === 32)) {
+    return ` kube-proxy ${majorMinor(version)} does not even check the kernel by default (the check only runs when KUBE_PROXY_NFTABLES_SKIP_KERNEL_VERSION_CHECK is set; fixed in 1.33 by PR #130401), so nothing stops it.`;
+  }
+  return '';
+}
+
+function poolFinding(
+  ctx: CheckContext,
+  group: PoolGroup,
+  byNode: Map<string, { kernel: NodeKernel; category: Category }>,
+): Finding {
+  const entries = entriesOf(group, byNode);
+  const of = (category: Category) =>
+    entries.filter((e) => e.category === category).map((e) => e.kernel);
+  const below = of('below');
+  const mismatch = of('mismatch');
+  const unparseable = of('unparseable');
+  const unreadable = of('unreadable');
+  const unprobed = of('unprobed');
+
+  const titles: string[] = [];
+  const details: string[] = [];
+  const remedies: string[] = [];
+  if (below.length > 0) {
+    titles.push(`${countNodes(subGroup(group, below))} on kernel ${kernelLines(below)} (< 5.13)`);
+    details.push(
+      `nftables mode needs kernel 5.13 or later, and kube-proxy removes the IPVS rules and kube-ipvs0 before it checks the kernel: started in nftables mode on these nodes it deletes the old rules, then fails with "requires kernel 5.13 or later" and crash-loops, leaving the node with no Service routing at all.${kernelCheckNote(ctx)} Evidence: ${evidenceList(below, evidence)}.`,
+    );
+    remedies.push(
+      'Upgrade the kernel on these nodes to 5.13 or later first (a newer node image: Ubuntu 22.04 ships 5.15, RHEL 9 5.14, AL2023 6.1) and keep them on IPVS until then. Do not set KUBE_PROXY_NFTABLES_SKIP_KERNEL_VERSION_CHECK: it skips the check without giving the host a newer kernel or nft.',
+    );
+  }
+  if (mismatch.length > 0) {
+    titles.push(
+      `${countNodes(subGroup(group, mismatch))} run another kernel than their Node object reports`,
+    );
+    details.push(
+      `status.nodeInfo.kernelVersion is what kubelet saw when it started, so a node rebooted into a rollback GRUB entry can report a newer kernel than it runs (the playbook's blind spot). These run a kernel above 5.13, but not the one the Node object shows: ${evidenceList(mismatch, (k) => `${k.node}: uname -r ${k.running ?? ''}, Node object ${k.reported ?? ''}`)}.`,
+    );
+    remedies.push(
+      'Check `uname -r` on those hosts, boot the intended kernel and restart kubelet so the Node object tells the truth before planning around it.',
+    );
+  }
+  if (unparseable.length > 0) {
+    titles.push(`${countNodes(subGroup(group, unparseable))} with an unparseable kernel string`);
+    details.push(
+      `No major.minor version could be read from: ${evidenceList(unparseable, (k) => `${k.node}: "${k.effective ?? ''}" (${k.source ?? ''})`)}.`,
+    );
+  }
+  if (unreadable.length > 0) {
+    titles.push(`could not read the kernel on ${countNodes(subGroup(group, unreadable))}`);
+    details.push(
+      `Neither uname -r nor status.nodeInfo.kernelVersion is available for: ${evidenceList(unreadable, (k) => `${k.node}${k.probeProblem === undefined ? '' : ` (${k.probeProblem})`}`)}.`,
+    );
+  }
+  if (unprobed.length > 0) {
+    titles.push(
+      `uname -r not read on ${countNodes(subGroup(group, unprobed))}, used the Node object`,
+    );
+    details.push(
+      `The running kernel could not be read, so the Node object's kernelVersion was used; a node rebooted into an older kernel would not show here: ${evidenceList(unprobed, (k) => `${k.node}: ${k.reported ?? ''} (${k.probed ? (k.probeProblem ?? 'probe failed') : 'not probed'})`)}.`,
+    );
+  }
+  if (unparseable.length + unreadable.length + unprobed.length > 0) {
+    remedies.push(
+      'Read the kernel by hand with `uname -r` on each of these hosts and rerun pre-flight.',
+    );
+  }
+
+  const severity =
+    below.length > 0
+      ? 'block'
+      : mismatch.length + unparseable.length + unreadable.length > 0
+        ? 'warn'
+        : 'info';
+  const spot = [...mismatch, ...unparseable, ...unreadable, ...unprobed][0];
+  return finding({
+    check: kernelVersion.id,
+    severity,
+    scope: { kind: 'pool', name: group.pool },
+    subjects: group.nodes,
+    title: titles.join('; '),
+    detail: details.join(' '),
+    remedy: remedies.join(' '),
+    commands: [
+      KERNEL_COLUMNS_COMMAND,
+      ...(spot === undefined
+        ? []
+        : [`kubectl debug node/${spot.node} -it --image=busybox -- uname -r`]),
+    ],
+  });
+}
+
+export const kernelVersion: Check = {
+  id: 'kernel-version',
+  title: 'Every node runs kernel 5.13 or later',
+  run(ctx) {
+    const probing = ctx.snapshot.nodeFacts.length > 0;
+    const byNode = new Map<string, { kernel: NodeKernel; category: Category }>();
+    for (const node of ctx.snapshot.nodes) {
+      const kernel = nodeKernel(ctx, node);
+      const category = categorise(kernel, probing);
+      if (category !== undefined) byNode.set(node.metadata.name, { kernel, category });
+    }
+    const findings = perPool(ctx, [...byNode.keys()], (group) => poolFinding(ctx, group, byNode));
+    if (!probing && ctx.snapshot.nodes.length > 0) {
+      findings.push(
+        finding({
+          check: kernelVersion.id,
+          severity: 'info',
+          scope: { kind: 'cluster', name: ctx.snapshot.cluster },
+          title: `Kernel read from the Node objects only: node probes were skipped on ${plural(ctx.snapshot.nodes.length, 'node')}`,
+          detail:
+            'status.nodeInfo.kernelVersion is what kubelet saw when it started; a node rebooted into an older kernel still reports the newer one. Spot-check with uname -r on the hosts before cutting them over.',
+          commands: [KERNEL_COLUMNS_COMMAND],
+        }),
+      );
+    }
+    return findings;
+  },
+};

@@ -1,0 +1,198 @@
+/**
+ * Guards against callers of `127.0.0.1:<nodePort>`, which nftables mode does not answer by default
+ * (KEP-3866; opt-in KEP-6032; facts §8; playbook 000 trap 7).
+ */
+import { finding } from '../core/findings.js';
+import type { Container, KubeDaemonSet, KubePod, PodSpec } from '../core/kube.js';
+import { ruleExpressions } from './support/prometheus-rules.js';
+import { nodePortServices, serviceName } from './support/services.js';
+import { evidenceList, nameList, plural } from './support/text.js';
+import type { Check } from './types.js';
+
+const DEFAULT_RANGE = { min: 30000, max: 32767 } as const;
+
+/** `127.x.x.x:port`, `localhost:port`, `[::1]:port`, not inside a longer name or number. */
+const LOOPBACK_ENDPOINT =
+  /(?:(?<![\w.-])(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost)|(\[::1\])):(\d{1,5})(?!\d)/gi;
+
+interface Reference {
+  /** `namespace/name` of the object to change. */
+  object: string;
+  /** `DaemonSet`, `ConfigMap`, `PrometheusRule`, … */
+  kind: string;
+  /** Where in the object: `container agent args`, `data key prometheus.yml`. */
+  where: string;
+  endpoint: string;
+  port: number;
+}
+
+interface Range {
+  min: number;
+  max: number;
+}
+
+export function loopbackEndpoints(text: string): { endpoint: string; port: number }[] {
+  const found: { endpoint: string; port: number }[] = [];
+  for (const match of text.matchAll(LOOPBACK_ENDPOINT)) {
+    const host = match[1] ?? match[2] ?? '';
+    const port = Number(match[3]);
+    found.push({ endpoint: `${host}:${port}`, port });
+  }
+  return found;
+}
+
+/** The apiserver's `--service-node-port-range`, when its static pod is among the hostNetwork pods. */
+function nodePortRange(pods: readonly KubePod[]): Range {
+  for (const pod of pods) {
+    for (const c of pod.spec?.containers ?? []) {
+      for (const arg of [...(c.command ?? []), ...(c.args ?? [])]) {
+        const match = /^--service-node-port-range=(\d+)-(\d+)$/.exec(arg);
+        if (match) return { min: Number(match[1]), max: Number(match[2]) };
+      }
+    }
+  }
+  return DEFAULT_RANGE;
+}
+
+/** Probes are not in the shared Container type; read them defensively from the API object. */
+function probeTexts(container: Container): string[] {
+  const texts: string[] = [];
+  const record = container as unknown as Record<string, unknown>;
+  for (const key of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    const probe = record[key];
+    if (probe === null || typeof probe !== 'object') continue;
+    for (const handler of ['httpGet', 'tcpSocket', 'grpc']) {
+      const target = (probe as Record<string, unknown>)[handler];
+      if (target === null || typeof target !== 'object') continue;
+      const { host, port } = target as { host?: unknown; port?: unknown };
+      if (typeof host === 'string' && (typeof port === 'number' || typeof port === 'string')) {
+        texts.push(`${key} ${handler}: ${host}:${port}`);
+      }
+    }
+  }
+  return texts;
+}
+
+function containerTexts(spec: PodSpec | undefined): { where: string; text: string }[] {
+  const containers = [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])];
+  return containers.flatMap((c) => [
+    ...(c.command ?? []).map((text) => ({ where: `container ${c.name} command`, text })),
+    ...(c.args ?? []).map((text) => ({ where: `container ${c.name} args`, text })),
+    ...(c.env ?? []).map((e) => ({
+      where: `container ${c.name} env ${e.name}`,
+      text: e.value ?? '',
+    })),
+    ...probeTexts(c).map((text) => ({ where: `container ${c.name} probe`, text })),
+  ]);
+}
+
+function podOwner(pod: KubePod): { kind: string; object: string } {
+  const namespace = pod.metadata.namespace ?? 'default';
+  const refs = pod.metadata.ownerReferences ?? [];
+  const owner = refs.find((r) => r.controller === true) ?? refs[0];
+  return owner === undefined
+    ? { kind: 'Pod', object: `${namespace}/${pod.metadata.name}` }
+    : { kind: owner.kind, object: `${namespace}/${owner.name}` };
+}
+
+function hostNetworkDaemonSets(daemonSets: readonly KubeDaemonSet[]) {
+  return daemonSets.filter((ds) => ds.spec?.template?.spec?.hostNetwork === true);
+}
+
+export const localhostNodeport: Check = {
+  id: 'localhost-nodeport',
+  title: 'Nothing calls a NodePort on 127.0.0.1',
+  run(ctx) {
+    const { snapshot } = ctx;
+    const range = nodePortRange(snapshot.hostNetworkPods);
+    const byPort = new Map<number, string>();
+    for (const svc of nodePortServices(snapshot.services)) {
+      for (const p of svc.spec?.ports ?? []) {
+        if (p.nodePort !== undefined) byPort.set(p.nodePort, serviceName(svc));
+      }
+    }
+    const isNodePort = (port: number) =>
+      byPort.has(port) || (port >= range.min && port <= range.max);
+
+    const refs = new Map<string, Reference>();
+    const scan = (kind: string, object: string, where: string, text: string) => {
+      for (const { endpoint, port } of loopbackEndpoints(text)) {
+        if (!isNodePort(port)) continue;
+        const key = `${kind}|${object}|${endpoint}`;
+        if (!refs.has(key)) refs.set(key, { object, kind, where, endpoint, port });
+      }
+    };
+    for (const pod of snapshot.hostNetworkPods) {
+      const { kind, object } = podOwner(pod);
+      for (const { where, text } of containerTexts(pod.spec)) scan(kind, object, where, text);
+    }
+    for (const ds of hostNetworkDaemonSets(snapshot.kubeSystemDaemonSets)) {
+      const object = `${ds.metadata.namespace ?? 'kube-system'}/${ds.metadata.name}`;
+      for (const { where, text } of containerTexts(ds.spec?.template?.spec)) {
+        scan('DaemonSet', object, where, text);
+      }
+    }
+    const configMaps = new Map(
+      [...snapshot.kubeSystemConfigMaps, ...snapshot.configMaps].map((cm) => [
+        `${cm.metadata.namespace ?? 'kube-system'}/${cm.metadata.name}`,
+        cm,
+      ]),
+    );
+    for (const [object, cm] of configMaps) {
+      for (const [key, value] of Object.entries(cm.data ?? {})) {
+        scan('ConfigMap', object, `data key ${key}`, value);
+      }
+    }
+    for (const r of ruleExpressions(snapshot.prometheusRules ?? [])) {
+      const name = r.alert ?? r.record ?? 'rule';
+      scan('PrometheusRule', r.object, `group ${r.group} ${name} expr`, r.expr);
+    }
+
+    const scope = { kind: 'cluster' as const, name: snapshot.cluster };
+    const grep = "grep -rnE '127.0.0.1:3[0-2][0-9][0-9][0-9]' /etc /usr/lib/systemd";
+    const found = [...refs.values()].sort(
+      (a, b) => a.object.localeCompare(b.object) || a.port - b.port,
+    );
+    if (found.length === 0) {
+      if (byPort.size === 0) return [];
+      return [
+        finding({
+          check: localhostNodeport.id,
+          severity: 'info',
+          scope,
+          title: `No hostNetwork pod, ConfigMap or PrometheusRule calls a NodePort on loopback (${plural(byPort.size, 'NodePort')} in use)`,
+          detail:
+            'Only API objects were searched. systemd units, host monitoring configs and scripts on the nodes are outside the API: grep them before the roll-out.',
+          commands: [grep],
+        }),
+      ];
+    }
+    const objects = [...new Set(found.map((r) => r.object))];
+    const endpoints = [
+      ...new Set([...found].sort((a, b) => a.port - b.port).map((r) => r.endpoint)),
+    ];
+    const lines = found.map((r) => {
+      const svc = byPort.get(r.port);
+      const target =
+        svc === undefined ? 'no Service has this NodePort today' : `NodePort of Service ${svc}`;
+      return `${r.kind} ${r.object} (${r.where}): ${r.endpoint}, ${target}`;
+    });
+    return [
+      finding({
+        check: localhostNodeport.id,
+        severity: 'warn',
+        scope,
+        subjects: objects,
+        title: `${plural(objects.length, 'object')} call a NodePort on loopback (${nameList(endpoints, 5)})`,
+        detail: `Loopback NodePorts never answered in IPVS mode and do not answer in nftables mode either: KEP-3866 dropped them to avoid route_localnet (the CVE-2020-8558 surface). These callers are probably failing or falling back today; the move will not fix them. KEP-6032 brings back an opt-in (gate KubeProxyNFTablesLocalhostNodePorts, TCP only, loopback listed in nodePortAddresses) only in newer kube-proxy. Found: ${evidenceList(lines, (line) => line, 15)}.`,
+        remedy:
+          'Point each caller at the node IP (for hostNetwork pods the downward API status.hostIP) or at the Service’s ClusterIP or DNS name and port instead of 127.0.0.1:<nodePort>; grep host files (systemd units, monitoring configs) the same way.',
+        commands: [
+          grep,
+          "kubectl get pods,configmaps -A -o yaml | grep -nE '127.0.0.1:3[0-2][0-9][0-9][0-9]'",
+          'env:\n  - name: NODE_IP\n    valueFrom:\n      fieldRef:\n        fieldPath: status.hostIP',
+        ],
+      }),
+    ];
+  },
+};

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { kernelVersion } from '../../../src/checks/kernel-version.js';
+import { kubeadmDaemonSet } from '../../fixtures/kube.js';
+import { ctxOf, facts, factsFor, poolNodes } from '../../fixtures/checks-b.js';
+
+const blue = poolNodes('blue', 2);
+const legacy = poolNodes('legacy', 2, { kernel: '5.4.0-80-generic' });
+
+describe('kernel-version', () => {
+  it('blocks a pool below 5.13, naming the nodes and the playbook command', () => {
+    const nodes = [...blue, ...legacy];
+    const findings = kernelVersion.run(ctxOf({ nodes, nodeFacts: factsFor(nodes) }));
+    expect(findings).toHaveLength(1);
+    const [f] = findings;
+    expect(f).toMatchObject({
+      check: 'kernel-version',
+      severity: 'block',
+      scope: { kind: 'pool', name: 'legacy' },
+      subjects: ['legacy-1', 'legacy-2'],
+      title: '2 of 2 nodes (legacy-1, legacy-2) on kernel 5.4 (< 5.13)',
+    });
+    expect(f?.detail).toContain('before it checks the kernel');
+    expect(f?.detail).toContain('legacy-1: 5.4.0-80-generic from uname -r');
+    expect(f?.remedy).toContain('Upgrade the kernel');
+    expect(f?.remedy).toContain('KUBE_PROXY_NFTABLES_SKIP_KERNEL_VERSION_CHECK');
+    expect(f?.commands).toContain(
+      'kubectl get nodes -o custom-columns=NAME:.metadata.name,KERNEL:.status.nodeInfo.kernelVersion | sort -k2',
+    );
+  });
+
+  it('does not fire when every node runs 5.13 or later, RHEL 9 and COS strings included', () => {
+    const nodes = [
+      ...blue,
+      ...poolNodes('rhel', 1, { kernel: '5.14.0-427.el9.x86_64' }),
+      ...poolNodes('cos', 1, { kernel: '6.6.137+' }),
+    ];
+    expect(kernelVersion.run(ctxOf({ nodes, nodeFacts: factsFor(nodes) }))).toEqual([]);
+  });
+
+  it('uses the running kernel: a node rebooted into 5.4 blocks although its Node object says 5.15', () => {
+    const nodeFacts = [facts('blue-1'), facts('blue-2', { kernel: '5.4.0-80-generic' })];
+    const [f, ...rest] = kernelVersion.run(ctxOf({ nodes: blue, nodeFacts }));
+    expect(rest).toEqual([]);
+    expect(f).toMatchObject({ severity: 'block', scope: { name: 'blue' }, subjects: ['blue-2'] });
+    expect(f?.title).toBe('1 of 2 nodes (blue-2) on kernel 5.4 (< 5.13)');
+    expect(f?.detail).toContain('the Node object says 5.15.0-122-generic');
+  });
+
+  it('warns when uname -r disagrees with the Node object on a kernel above the floor', () => {
+    const nodeFacts = [facts('blue-1'), facts('blue-2', { kernel: '5.15.0-100-generic' })];
+    const [f] = kernelVersion.run(ctxOf({ nodes: blue, nodeFacts }));
+    expect(f).toMatchObject({ severity: 'warn', subjects: ['blue-2'] });
+    expect(f?.title).toBe(
+      '1 of 2 nodes (blue-2) run another kernel than their Node object reports',
+    );
+    expect(f?.detail).toContain('uname -r 5.15.0-100-generic, Node object 5.15.0-122-generic');
+    expect(f?.commands).toContain('kubectl debug node/blue-2 -it --image=busybox -- uname -r');
+  });
+
+  it('falls back to the Node object and says so when uname -r failed', () => {
+    const nodeFacts = [
+      facts('blue-1'),
+      {
+        node: 'blue-2',
+        errors: [{ probe: 'uname', code: 'exec-failed', message: 'container not running' }],
+      },
+    ];
+    const [f] = kernelVersion.run(ctxOf({ nodes: blue, nodeFacts }));
+    expect(f).toMatchObject({ severity: 'info', subjects: ['blue-2'] });
+    expect(f?.title).toContain('uname -r not read on 1 of 2 nodes (blue-2)');
+    expect(f?.detail).toContain('uname: exec-failed: container not running');
+  });
+
+  it('blocks on the Node object kernel when the node could not be probed', () => {
+    const nodes = [...blue, ...legacy];
+    const [f] = kernelVersion.run(ctxOf({ nodes, nodeFacts: factsFor(blue) }));
+    expect(f).toMatchObject({ severity: 'block', scope: { name: 'legacy' } });
+    expect(f?.detail).toContain('from status.nodeInfo.kernelVersion');
+    expect(f?.detail).toContain('legacy-2: 5.4.0-80-generic from status.nodeInfo.kernelVersion');
+  });
+
+  it('reports unparseable and missing kernel strings instead of passing or crashing', () => {
+    const nodes = poolNodes('odd', 2, { kernel: 'unknown' });
+    const bare = { ...nodes[1]!, status: {} };
+    const [f] = kernelVersion.run(ctxOf({ nodes: [nodes[0]!, bare] }));
+    expect(f).toMatchObject({ severity: 'warn', subjects: ['odd-1', 'odd-2'] });
+    expect(f?.title).toContain('1 of 2 nodes (odd-1) with an unparseable kernel string');
+    expect(f?.title).toContain('could not read the kernel on 1 of 2 nodes (odd-2)');
+    expect(f?.remedy).toContain('uname -r');
+  });
+
+  it('adds a cluster note when node probes were skipped', () => {
+    const findings = kernelVersion.run(ctxOf({ nodes: blue }));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({
+      severity: 'info',
+      scope: { kind: 'cluster', name: 'cluster-a' },
+    });
+    expect(findings[0]?.title).toContain('node probes were skipped on 2 nodes');
+  });
+
+  it('notes that kube-proxy 1.31/1.32 does not check the kernel by default', () => {
+    const ds = kubeadmDaemonSet();
+    const container = ds.spec!.template!.spec!.containers[0]!;
+    container.image = 'registry.k8s.io/kube-proxy:v1.32.5';
+    const [f] = kernelVersion.run(
+      ctxOf({ nodes: legacy, nodeFacts: factsFor(legacy), kubeSystemDaemonSets: [ds] }),
+    );
+    expect(f?.detail).toContain('kube-proxy 1.32 does not even check the kernel');
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { buildCheckContext } from '../../../src/checks/context.js';
+import { kubeProxyVersion } from '../../../src/checks/kube-proxy-version.js';
+import type { KubeDaemonSet } from '../../../src/core/kube.js';
+import type { ClusterSnapshot } from '../../../src/core/snapshot.js';
+import { ciliumConfigMap, eksConfigMaps, facts } from '../../fixtures/checks-a.js';
+import { eksDaemonSet, kubeadmDaemonSet, node, snapshotOf } from '../../fixtures/kube.js';
+
+function kubeadmAt(image: string, env: { name: string; value: string }[] = []): KubeDaemonSet {
+  const ds = kubeadmDaemonSet();
+  const container = ds.spec!.template!.spec!.containers[0]!;
+  container.image = image;
+  if (env.length > 0) container.env = env;
+  return ds;
+}
+
+const nodes = [
+  node({ name: 'new-1' }),
+  node({ name: 'legacy-1', kernel: '5.4.0-80-generic', osImage: 'Ubuntu 20.04.6 LTS' }),
+];
+const run = (over: Partial<ClusterSnapshot>) =>
+  kubeProxyVersion.run(buildCheckContext(snapshotOf({ nodes, ...over })));
+const SKIP = 'KUBE_PROXY_NFTABLES_SKIP_KERNEL_VERSION_CHECK';
+
+describe('kube-proxy-version', () => {
+  it('informs on 1.33+ (GA, kernel refused) and reads EKS’s eksbuild tag', () => {
+    const [f, ...rest] = run({});
+    expect(rest).toEqual([]);
+    expect(f).toMatchObject({
+      check: 'kube-proxy-version',
+      severity: 'info',
+      scope: { kind: 'cluster', name: 'cluster-a' },
+      title: 'kube-proxy v1.33.4: nftables mode is GA and refuses kernels below 5.13',
+    });
+    expect(f!.detail).toContain('image registry.k8s.io/kube-proxy:v1.33.4');
+    const [eks] = run({
+      kubeSystemDaemonSets: [eksDaemonSet()],
+      kubeSystemConfigMaps: eksConfigMaps(),
+    });
+    expect(eks!.title).toContain('kube-proxy v1.33.0');
+  });
+
+  it('blocks below 1.31', () => {
+    const [f] = run({ kubeSystemDaemonSets: [kubeadmAt('registry.k8s.io/kube-proxy:v1.30.14')] });
+    expect(f!.severity).toBe('block');
+    expect(f!.title).toBe('kube-proxy v1.30.14 is too old for nftables mode (needs 1.31 or later)');
+    expect(f!.remedy).toContain('1.33 or later');
+  });
+
+  it('warns on 1.31-1.32, whose kernel check is inverted, naming the old-kernel nodes', () => {
+    const [f] = run({ kubeSystemDaemonSets: [kubeadmAt('registry.k8s.io/kube-proxy:v1.32.3')] });
+    expect(f).toMatchObject({ severity: 'warn', subjects: ['legacy-1'] });
+    expect(f!.title).toBe(
+      'kube-proxy v1.32.3 does not check the kernel in nftables mode: this pre-flight is the only guard',
+    );
+    expect(f!.detail).toContain('kubernetes/kubernetes#130401');
+    expect(f!.detail).toContain('1 node(s) report a kernel below 5.13: legacy-1.');
+    const [withEnv] = run({
+      kubeSystemDaemonSets: [
+        kubeadmAt('registry.k8s.io/kube-proxy:v1.32.3', [{ name: SKIP, value: '1' }]),
+      ],
+    });
+    expect(withEnv!.detail).toContain('which on this version turns the check on');
+  });
+
+  it('warns on 1.33+ when the skip variable turns the kernel check off', () => {
+    const [f] = run({
+      kubeSystemDaemonSets: [
+        kubeadmAt('registry.k8s.io/kube-proxy:v1.34.1', [{ name: SKIP, value: 'true' }]),
+      ],
+    });
+    expect(f!.severity).toBe('warn');
+    expect(f!.title).toContain(`runs with ${SKIP}=true: its kernel check is off`);
+    expect(f!.commands).toEqual([`kubectl -n kube-system set env ds/kube-proxy ${SKIP}-`]);
+  });
+
+  it('ties the nft 1.1.3 crash to the version only when a host runs such an nft', () => {
+    const [quiet] = run({ nodeFacts: [facts('new-1', { nftVersion: '1.0.6' })] });
+    expect(quiet!.detail).not.toContain('#136786');
+    const [old] = run({
+      kubeSystemDaemonSets: [kubeadmAt('registry.k8s.io/kube-proxy:v1.32.3')],
+      nodeFacts: [facts('new-1', { nftVersion: 'nftables v1.1.3 (Commodore Bullmoose #4)' })],
+    });
+    expect(old!.detail).toContain('1 probed node(s) run host nft 1.1.3 or later');
+    expect(old!.detail).toContain('kube-proxy 1.32 has no fix');
+    const [patched] = run({ nodeFacts: [facts('new-1', { nftVersion: '1.1.5' })] });
+    expect(patched!.detail).toContain(
+      'kube-proxy 1.33 has the fix only in patch releases from March 2026 on',
+    );
+  });
+
+  it('falls back to the cluster version and says so', () => {
+    const ctx = buildCheckContext(
+      snapshotOf({
+        kubernetesVersion: 'v1.31.2',
+        kubeSystemDaemonSets: [kubeadmAt('registry.k8s.io/kube-proxy:latest')],
+      }),
+    );
+    expect(ctx.kubeProxyVersion).toMatchObject({ from: 'cluster', version: { minor: 31 } });
+    const [f] = kubeProxyVersion.run(ctx);
+    expect(f!.severity).toBe('warn');
+    expect(f!.detail).toContain(
+      'cluster version v1.31.2, as the kube-proxy image tag of registry.k8s.io/kube-proxy:latest is not a version',
+    );
+  });
+
+  it('is not applicable when Cilium replaces kube-proxy', () => {
+    const [f] = run({ kubeSystemDaemonSets: [], kubeSystemConfigMaps: [ciliumConfigMap('true')] });
+    expect(f!.severity).toBe('info');
+    expect(f!.title).toBe('Not applicable: Cilium kube-proxy replacement replaces kube-proxy');
+  });
+
+  it('reports what it could not determine', () => {
+    const [f] = run({
+      kubernetesVersion: 'unknown',
+      kubeSystemDaemonSets: [kubeadmAt('registry.k8s.io/kube-proxy')],
+    });
+    expect(f!.severity).toBe('info');
+    expect(f!.title).toBe('Could not determine kube-proxy’s version');
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { nftVersion, nftVersionOf } from '../../../src/checks/nft-version.js';
+import { ctxOf, facts, poolNodes } from '../../fixtures/checks-b.js';
+
+const blue = poolNodes('blue', 2);
+const legacy = poolNodes('legacy', 2);
+
+describe('nft-version', () => {
+  it('blocks a pool on host nft below 1.0.1', () => {
+    const nodeFacts = [
+      facts('blue-1'),
+      facts('blue-2'),
+      facts('legacy-1', { nftVersion: '0.9.3' }),
+      facts('legacy-2', { nftVersion: 'nftables v1.0.0 (Fearless Fosdick #2)' }),
+    ];
+    const findings = nftVersion.run(ctxOf({ nodes: [...blue, ...legacy], nodeFacts }));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({
+      check: 'nft-version',
+      severity: 'block',
+      scope: { kind: 'pool', name: 'legacy' },
+      subjects: ['legacy-1', 'legacy-2'],
+      title: '2 of 2 nodes (legacy-1, legacy-2) on host nft < 1.0.1',
+    });
+    expect(findings[0]?.detail).toContain('legacy-1: nft 0.9.3');
+    expect(findings[0]?.detail).toContain('nft inside its own container');
+    expect(findings[0]?.remedy).toContain('apt install nftables');
+    expect(findings[0]?.remedy).toContain('dnf install nftables');
+    expect(findings[0]?.commands).toEqual(
+      expect.arrayContaining(['nft --version', 'apt install nftables', 'dnf install nftables']),
+    );
+  });
+
+  it('does not fire on nft 1.0.1 and later', () => {
+    const nodeFacts = [facts('blue-1', { nftVersion: '1.0.1' }), facts('blue-2')];
+    expect(nftVersion.run(ctxOf({ nodes: blue, nodeFacts }))).toEqual([]);
+  });
+
+  it('warns when nft is missing or its probe failed, with the error', () => {
+    const nodeFacts = [
+      facts('blue-1'),
+      {
+        node: 'blue-2',
+        kernel: '5.15.0-122-generic',
+        errors: [{ probe: 'nft-version', code: 'exit-127', message: 'nft: command not found' }],
+      },
+    ];
+    const [f] = nftVersion.run(ctxOf({ nodes: blue, nodeFacts }));
+    expect(f).toMatchObject({ severity: 'warn', subjects: ['blue-2'] });
+    expect(f?.title).toBe('nft missing or not runnable on 1 of 2 nodes (blue-2)');
+    expect(f?.detail).toContain('nft-version: exit-127: nft: command not found');
+    expect(f?.remedy).toContain('apt install nftables');
+  });
+
+  it('warns about unprobed nodes and unreadable versions', () => {
+    const nodeFacts = [facts('blue-1', { nftVersion: 'garbage' })];
+    const [f] = nftVersion.run(ctxOf({ nodes: blue, nodeFacts }));
+    expect(f?.severity).toBe('warn');
+    expect(f?.title).toContain('unreadable nft version on 1 of 2 nodes (blue-1)');
+    expect(f?.title).toContain('1 of 2 nodes (blue-2) not probed');
+  });
+
+  it('warns about host nft 1.1.3 and later (kubernetes#136786)', () => {
+    const nodeFacts = [
+      facts('blue-1', { nftVersion: '1.1.3' }),
+      facts('blue-2', { nftVersion: '1.1.5' }),
+    ];
+    const [f] = nftVersion.run(ctxOf({ nodes: blue, nodeFacts }));
+    expect(f).toMatchObject({ severity: 'warn', subjects: ['blue-1', 'blue-2'] });
+    expect(f?.title).toBe('2 of 2 nodes (blue-1, blue-2) on host nft 1.1.3 or later');
+    expect(f?.detail).toContain('#136786');
+    expect(f?.remedy).toContain('PR #137501');
+  });
+
+  it('says so once when node probes were skipped', () => {
+    const findings = nftVersion.run(ctxOf({ nodes: blue }));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: 'info', scope: { kind: 'cluster' } });
+    expect(findings[0]?.title).toContain('node probes were skipped');
+  });
+
+  it('reads both the stored and the raw version form', () => {
+    expect(nftVersionOf('1.0.6')).toMatchObject({ major: 1, minor: 0, patch: 6 });
+    expect(nftVersionOf('nftables v1.0.6 (Lester Gooch #5)')).toMatchObject({ patch: 6 });
+    expect(nftVersionOf('v1.0.6-ish')).toBeUndefined();
+  });
+});

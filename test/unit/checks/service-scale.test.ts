@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { serviceScale } from '../../../src/checks/service-scale.js';
+import { clusterIpServices, ctxOf, poolNodes } from '../../fixtures/checks-b.js';
+
+describe('service-scale', () => {
+  it('warns above 1,000 Services with the p99 query to compare', () => {
+    const [f, ...rest] = serviceScale.run(ctxOf({ services: clusterIpServices(1001) }));
+    expect(rest).toEqual([]);
+    expect(f).toMatchObject({
+      check: 'service-scale',
+      severity: 'warn',
+      scope: { kind: 'cluster', name: 'cluster-a' },
+      title: '1,001 Services (> 1,000): scale-test nftables before the roll-out',
+    });
+    expect(f?.detail).toContain('kubernetes/kubernetes#135639');
+    expect(f?.remedy).toContain('kubeproxy_sync_proxy_rules_duration_seconds');
+    expect(f?.commands).toContain(
+      'histogram_quantile(0.99, sum by (le) (rate(kubeproxy_sync_proxy_rules_duration_seconds_bucket[5m])))',
+    );
+  });
+
+  it('says when the cluster matches the report (1.32–1.34 on Amazon Linux or Bottlerocket)', () => {
+    const nodes = poolNodes('al2023', 1, { osImage: 'Amazon Linux 2023.6.20250115' });
+    const [f] = serviceScale.run(ctxOf({ nodes, services: clusterIpServices(1500) }));
+    expect(f?.detail).toContain('This cluster matches the report: kube-proxy 1.33 on Amazon Linux');
+  });
+
+  it('does not fire at 1,000 Services or fewer', () => {
+    expect(serviceScale.run(ctxOf({ services: clusterIpServices(1000) }))).toEqual([]);
+    expect(serviceScale.run(ctxOf())).toEqual([]);
+  });
+});
