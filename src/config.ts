@@ -226,6 +226,13 @@ function envProblems(env: z.infer<typeof envSchema>, role: ConfigRole): string[]
   return problems;
 }
 
+/** Kubeconfig files for clusters that name none: $KUBECONFIG's list, else ~/.kube/config. */
+export function defaultKubeconfigs(kubeconfigEnv: string | undefined): string[] {
+  return kubeconfigEnv === undefined || kubeconfigEnv === ''
+    ? [resolve(homedir(), '.kube', 'config')]
+    : kubeconfigEnv.split(delimiter).filter((path) => path !== '');
+}
+
 /**
  * Reads and validates the whole configuration. `env` is usually `process.env`; tests pass their own.
  * Throws {@link ConfigError} listing every bad key.
@@ -287,10 +294,7 @@ export function loadConfig(
     queuePrefix: e.QUEUE_PREFIX,
     workerConcurrency: e.WORKER_CONCURRENCY,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
-    defaultKubeconfigs:
-      e.KUBECONFIG === undefined
-        ? [resolve(homedir(), '.kube', 'config')]
-        : e.KUBECONFIG.split(delimiter).filter((path) => path !== ''),
+    defaultKubeconfigs: defaultKubeconfigs(e.KUBECONFIG),
     clusters,
   };
 }

@@ -134,7 +134,7 @@ async function startCore(
   recheck.unref();
 
   const chat = new SlackChat(client);
-  const clusters = overrides.clusters ?? new KubeClusterDirectory(config, overrides.kube);
+  const clusters = overrides.clusters ?? new KubeClusterDirectory(config, logger, overrides.kube);
   const clock = overrides.clock ?? systemClock;
   const workerRedis = createRedis(config.redisUrl, 'worker', logger);
   const worker = createRunWorker({

@@ -19,7 +19,7 @@ export async function serveUntilSignal(
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr.write(`${error.message}\n`);
-      return EXIT.usage;
+      return EXIT.config;
     }
     throw error;
   }

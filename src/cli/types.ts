@@ -15,5 +15,8 @@ export interface Subcommand {
   run(argv: string[], io: CliIo): Promise<number>;
 }
 
-/** Exit codes shared by every subcommand. */
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+/**
+ * Exit codes shared by every subcommand. Usage and configuration errors use the sysexits
+ * values (64, 78) so they never collide with pre-flight's 2 (blockers) and 3 (warnings).
+ */
+export const EXIT = { ok: 0, failure: 1, blockers: 2, warnings: 3, usage: 64, config: 78 } as const;

@@ -1,25 +1,18 @@
 /**
- * The preflight job: post the status card, read the cluster, edit the card with the result, then
- * reply in its thread. Progress is saved after every post so a retried job carries on where it
+ * The preflight job: post the status card, run the pre-flight (API lists, node probes, checks),
+ * edit the card with the summary, then reply per pool in its thread. Progress is saved after every post so a retried job carries on where it
  * stopped instead of posting twice.
  */
 import type { AppConfig } from '../config.js';
-import { overview } from '../core/cluster-overview.js';
-import { withDeadline } from '../core/deadline.js';
+import type { PreflightReport } from '../core/report.js';
 import { AppError, asAppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ChatPort } from '../ports/chat.js';
 import type { Clock } from '../ports/clock.js';
 import type { ClusterDirectory } from '../ports/cluster.js';
-import { preflightRunbook } from '../runbooks/preflight.js';
-import {
-  preflightCard,
-  preflightFailedCard,
-  preflightGatheringCard,
-  preflightThread,
-  type RunMeta,
-} from '../views/preflight.js';
-import { gatherSnapshot } from './gather.js';
+import { preflightFailedCard, preflightGatheringCard, type RunMeta } from '../views/preflight.js';
+import { reportCard, reportThread } from '../views/preflight-report.js';
+import { runPreflight } from './preflight-run.js';
 import type { JobContext, PreflightJob } from './jobs.js';
 
 export interface PreflightDeps {
@@ -34,6 +27,7 @@ export interface PreflightResult {
   cluster: string;
   nodes: number;
   mode: string;
+  summary: PreflightReport['summary'];
   cardTs: string;
 }
 
@@ -65,23 +59,14 @@ export async function runPreflightJob(
     await save({ cardTs });
   }
 
-  let report;
+  let outcome;
   try {
-    const cluster = deps.clusters.get(data.cluster);
-    const snapshot = await withDeadline(
-      gatherSnapshot(cluster, deps.clock),
-      preflightRunbook.gatherDeadlineMs,
-      () =>
-        new AppError(
-          'K8S_TIMEOUT',
-          `Cluster ${data.cluster}: reading the cluster took longer than ${preflightRunbook.gatherDeadlineMs / 1000} s.`,
-          {
-            remedy: 'Check the API server’s load and latency; the bot retries.',
-            retryable: true,
-          },
-        ),
-    );
-    report = overview(snapshot, clusterConfig.poolLabel);
+    outcome = await runPreflight({
+      cluster: deps.clusters.get(data.cluster),
+      shell: deps.clusters.nodeShell(data.cluster, data.runId),
+      clock: deps.clock,
+      ...(clusterConfig.poolLabel === undefined ? {} : { poolLabel: clusterConfig.poolLabel }),
+    });
   } catch (error) {
     const appError = asAppError(error);
     const retrying = appError.retryable && job.attempt < job.maxAttempts;
@@ -96,9 +81,10 @@ export async function runPreflightJob(
     );
     throw appError;
   }
+  const { report, overview } = outcome;
 
-  await deps.chat.update(data.channel, cardTs, preflightCard(report, meta));
-  const thread = preflightThread(report);
+  await deps.chat.update(data.channel, cardTs, reportCard(report, overview, meta));
+  const thread = reportThread(report, overview);
   for (let i = data.repliesPosted ?? 0; i < thread.replies.length; i += 1) {
     const reply = thread.replies[i];
     if (reply === undefined) continue;
@@ -109,10 +95,20 @@ export async function runPreflightJob(
     await deps.chat.uploadFile(data.channel, { ...thread.file, threadTs: cardTs });
     await save({ filePosted: true });
   }
-  const mode = report.kubeProxy.mode?.effective ?? 'unknown';
   log.info(
-    { nodes: report.nodes.length, mode, durationMs: report.durationMs },
+    {
+      nodes: overview.nodes.length,
+      mode: report.currentMode,
+      summary: report.summary,
+      durationMs: overview.durationMs,
+    },
     'pre-flight reported',
   );
-  return { cluster: data.cluster, nodes: report.nodes.length, mode, cardTs };
+  return {
+    cluster: data.cluster,
+    nodes: overview.nodes.length,
+    mode: report.currentMode,
+    summary: report.summary,
+    cardTs,
+  };
 }

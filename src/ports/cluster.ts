@@ -11,6 +11,7 @@ import type {
   KubeService,
   PrometheusRule,
 } from '../core/kube.js';
+import type { NodeShell } from './node-shell.js';
 
 export interface ListProgress {
   /** Items received so far and pages fetched, for progress reports on big clusters. */
@@ -37,7 +38,9 @@ export interface ClusterPort {
   getConfigMap(namespace: string, name: string): Promise<KubeConfigMap | undefined>;
 }
 
-/** Hands out one ClusterPort per configured cluster. */
+/** Hands out one ClusterPort per configured cluster, and node shells for its runs. */
 export interface ClusterDirectory {
   get(clusterName: string): ClusterPort;
+  /** A NodeShell for one run on the cluster; the caller closes it when the run ends. */
+  nodeShell(clusterName: string, runId: string): NodeShell;
 }

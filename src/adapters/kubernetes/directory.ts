@@ -1,27 +1,58 @@
 /** ClusterDirectory over the clusters file: builds each cluster's client once, on first use. */
-import type { AppConfig } from '../../config.js';
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { AppConfig, ClusterConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
+import type { Logger } from '../../log.js';
 import type { ClusterDirectory, ClusterPort } from '../../ports/cluster.js';
+import type { NodeShell } from '../../ports/node-shell.js';
+import { ProbePodShell } from './probe-shell.js';
 import { KubeCluster, type KubeClusterOptions } from './cluster-client.js';
 import { kubeConfigFor } from './kubeconfig.js';
 
 export class KubeClusterDirectory implements ClusterDirectory {
   private readonly clients = new Map<string, ClusterPort>();
+  private readonly kubeConfigs = new Map<string, KubeConfig>();
 
   constructor(
     private readonly config: Pick<AppConfig, 'clusters' | 'defaultKubeconfigs'>,
+    private readonly logger: Logger,
     private readonly options: KubeClusterOptions = {},
   ) {}
 
-  get(clusterName: string): ClusterPort {
-    const cached = this.clients.get(clusterName);
-    if (cached !== undefined) return cached;
+  private cluster(clusterName: string): ClusterConfig {
     const cluster = this.config.clusters.find((c) => c.name === clusterName);
     if (cluster === undefined) {
       throw new AppError('UNKNOWN_CLUSTER', `Cluster ${clusterName} is not configured.`, {
         remedy: 'Add it to the clusters file, or check the name.',
       });
     }
+    return cluster;
+  }
+
+  private kubeConfig(cluster: ClusterConfig): KubeConfig {
+    let kc = this.kubeConfigs.get(cluster.name);
+    if (kc === undefined) {
+      kc = kubeConfigFor(cluster, this.config.defaultKubeconfigs);
+      this.kubeConfigs.set(cluster.name, kc);
+    }
+    return kc;
+  }
+
+  nodeShell(clusterName: string, runId: string): NodeShell {
+    const cluster = this.cluster(clusterName);
+    return new ProbePodShell(this.kubeConfig(cluster), {
+      cluster: cluster.name,
+      namespace: cluster.probe.namespace,
+      image: cluster.probe.image,
+      runId,
+      logger: this.logger,
+    });
+  }
+
+  get(clusterName: string): ClusterPort {
+    const cached = this.clients.get(clusterName);
+    if (cached !== undefined) return cached;
+    const cluster = this.cluster(clusterName);
     const client = new KubeCluster(
       cluster.name,
       kubeConfigFor(cluster, this.config.defaultKubeconfigs),

@@ -78,19 +78,21 @@ function slowNodes(inner: ClusterDirectory, delayMs: number): ClusterDirectory {
       };
       return slow;
     },
+    nodeShell: (cluster, runId) => inner.nodeShell(cluster, runId),
   };
 }
 
 describe('graceful shutdown', () => {
   it('lets an active job finish before the process stops', async () => {
     let directory: ClusterDirectory | undefined;
+    // The harness creates the config the directory needs, so build it on first use.
+    const lazy = (): ClusterDirectory =>
+      (directory ??= slowNodes(new KubeClusterDirectory(h.config, h.log.logger), 1_500));
     const h = await startHarness({
       overrides: {
         clusters: {
-          get: (name) => {
-            directory ??= slowNodes(new KubeClusterDirectory(h.config), 1_500);
-            return directory.get(name);
-          },
+          get: (name) => lazy().get(name),
+          nodeShell: (cluster, runId) => lazy().nodeShell(cluster, runId),
         },
       },
     });
@@ -107,7 +109,9 @@ describe('graceful shutdown', () => {
       await stopping;
       // The job finished during the grace period: the card carries the result.
       const final = h.fake.findMessage(card.channel, card.ts);
-      expect(final?.text).toMatch(/^Pre-flight cluster-a: v1.33.4, mode ipvs, 6 nodes/);
+      expect(final?.text).toMatch(
+        /^Pre-flight cluster-a: \d+ blockers, \d+ warnings \(v1.33.4, mode ipvs, 6 nodes\)/,
+      );
       const job = await eventually(async () => (await h.queue.getJobs(['completed']))[0]);
       expect(job.name).toBe('preflight');
       await expect(fetch(`${h.baseUrl}/healthz`)).rejects.toThrow();

@@ -76,32 +76,37 @@ describe('slash commands end to end', () => {
       'the pre-flight card to be edited with the result',
     );
     expect(card.channel).toBe('C0OPS');
-    const cardText = JSON.stringify(card.blocks);
-    expect(cardText).toContain('*Pre-flight · cluster-a* · v1.33.4 · mode ipvs (6 nodes, 4 pools)');
-    expect(cardText).toContain('config from ConfigMap `kube-system/kube-proxy` key `config.conf`');
-    expect(cardText).toContain('requested by <@U0ALICE>');
-    expect(cardText).toContain(runId);
-
-    const replies = await h.fake.waitFor((f) => {
-      const inThread = f.messages.filter((m) => m.thread_ts === card.ts);
-      return inThread.length >= 4 ? inThread : undefined;
-    });
-    const threadText = JSON.stringify(replies.map((r) => r.blocks));
-    for (const pool of ['blue', 'green', 'legacy', 'control-plane'])
-      expect(threadText).toContain(`*Pool ${pool}*`);
-    expect(threadText).toContain('kernel 5.4.0-80-generic');
-
     const job = await eventually(async () => {
       const found = await h.queue.getJob(runId!);
       return found?.finishedOn === undefined ? undefined : found;
     });
     expect(await job.getState()).toBe('completed');
-    expect(job.returnvalue).toMatchObject({
-      cluster: 'cluster-a',
-      nodes: 6,
-      mode: 'ipvs',
-      cardTs: card.ts,
-    });
+    const result = job.returnvalue as { summary: Record<string, number> };
+    expect(result).toMatchObject({ cluster: 'cluster-a', nodes: 6, mode: 'ipvs', cardTs: card.ts });
+
+    // The card: cluster, version, platform, mode, counts, the blockers first.
+    const cardText = JSON.stringify(h.fake.findMessage(card.channel, card.ts)?.blocks);
+    expect(cardText).toContain(
+      '*Pre-flight · cluster-a* · v1.33.4 · kubeadm · mode ipvs (6 nodes, 4 pools)',
+    );
+    expect(cardText).toContain(`:no_entry: ${result.summary.block} blocker`);
+    expect(result.summary.block).toBeGreaterThan(0);
+    expect(cardText).toContain('*Blockers*');
+    expect(cardText).toContain('*kernel-version* · pool legacy');
+    expect(cardText).toContain('requested by <@U0ALICE>');
+    expect(cardText).toContain(runId);
+
+    // The thread: a reply per pool with findings (legacy has the kernel blocker), cluster-wide
+    // findings, then the checks that passed; each finding with its remedy and commands.
+    const replies = h.fake.messages.filter((m) => m.thread_ts === card.ts);
+    const threadText = JSON.stringify(replies.map((r) => r.blocks));
+    expect(threadText).toContain('*Pool legacy* · cluster-a · 1 node');
+    expect(threadText).toContain(
+      ':no_entry: *kernel-version* · pool legacy · 1 of 1 node (legacy-1) on kernel 5.4',
+    );
+    expect(threadText).toContain('*Cluster-wide* · cluster-a');
+    expect(threadText).toContain(':white_check_mark: passed:');
+    expect(threadText).toContain('```');
     // Job data in Redis carries ids only: no tokens, no response URL.
     expect(JSON.stringify(job.data)).not.toMatch(/xoxb|respond|hooks/);
   });

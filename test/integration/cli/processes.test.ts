@@ -79,13 +79,13 @@ describe('proxy-migrate processes', () => {
     expect(proc.stdout()).toMatch(/\n {2}worker {2}run job workers only/);
   });
 
-  it('refuses to start with bad configuration, listing every bad key (exit 2)', async () => {
+  it('refuses to start with bad configuration, listing every bad key (exit 78)', async () => {
     const proc = run(['bot'], {
       SLACK_BOT_TOKEN: 'not-a-token',
       PORT: 'eighty',
       CLUSTERS_FILE: join(dir, 'missing.yaml'),
     });
-    expect(await proc.exited).toBe(2);
+    expect(await proc.exited).toBe(78);
     const stderr = proc.stderr();
     expect(stderr).toContain('Configuration is invalid:');
     expect(stderr).toContain('SLACK_BOT_TOKEN: must be the Bot User OAuth Token');
@@ -94,9 +94,9 @@ describe('proxy-migrate processes', () => {
     expect(stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('rejects unknown flags with the subcommand’s help (exit 2)', async () => {
+  it('rejects unknown flags with the subcommand’s help (exit 64)', async () => {
     const proc = run(['bot', '--port', '1'], env);
-    expect(await proc.exited).toBe(2);
+    expect(await proc.exited).toBe(64);
     expect(proc.stderr()).toMatch(/Unknown option '--port'[\s\S]*Usage: proxy-migrate bot/);
   });
 
@@ -162,9 +162,9 @@ describe('proxy-migrate processes', () => {
     expect(await proc.exited).toBe(0);
   });
 
-  it('names the shipped scenarios when asked for one that does not exist (exit 2)', async () => {
+  it('names the shipped scenarios when asked for one that does not exist (exit 64)', async () => {
     const proc = run(['twin', '--scenario', 'no-such-cluster'], {});
-    expect(await proc.exited).toBe(2);
+    expect(await proc.exited).toBe(64);
     expect(proc.stderr()).toMatch(/no shipped scenario of that name \(shipped: .*kubeadm-ipvs/);
   });
 });

@@ -36,16 +36,24 @@ describe('deploy/', () => {
         'ServiceAccount',
       ].sort(),
     );
-    expect(byKind('ClusterRole')[0]?.rules).toEqual([
-      { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] },
+    // Cluster-wide: list only, never a write.
+    const clusterRules = byKind('ClusterRole')[0]?.rules ?? [];
+    expect(clusterRules.map((r) => r.resources[0])).toEqual([
+      'nodes',
+      'services',
+      'configmaps',
+      'pods',
+      'prometheusrules',
     ]);
+    expect(new Set(clusterRules.flatMap((r) => r.verbs))).toEqual(new Set(['list']));
+    // Writes are confined to kube-system, and to probe pods.
     const role = byKind('Role')[0]!;
     expect(role.metadata.namespace).toBe('kube-system');
-    // Read-only: nothing in this release writes to a cluster.
-    const verbs = [...(role.rules ?? []), ...(byKind('ClusterRole')[0]?.rules ?? [])].flatMap(
-      (r) => r.verbs,
-    );
-    expect(new Set(verbs)).toEqual(new Set(['get', 'list']));
+    expect(role.rules).toEqual([
+      { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['list'] },
+      { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'delete'] },
+      { apiGroups: [''], resources: ['pods/exec'], verbs: ['create', 'get'] },
+    ]);
 
     const deployment = byKind('Deployment')[0]!;
     const pod = (deployment.spec as { template: { spec: Record<string, unknown> } }).template

@@ -2,21 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { verbs } from '../../../src/commands/index.js';
 import type { ClusterConfig } from '../../../src/config.js';
-import { overview } from '../../../src/core/cluster-overview.js';
 import { AppError } from '../../../src/errors.js';
 import type { ChatMessage } from '../../../src/ports/chat.js';
 import { clustersMessage } from '../../../src/views/clusters.js';
 import { errorReply } from '../../../src/views/errors.js';
 import { helpMessage } from '../../../src/views/help.js';
-import {
-  MAX_THREAD_REPLIES,
-  preflightCard,
-  preflightFailedCard,
-  preflightGatheringCard,
-  preflightThread,
-} from '../../../src/views/preflight.js';
+import { preflightFailedCard, preflightGatheringCard } from '../../../src/views/preflight.js';
 import { checkBlocks } from '../../fakes/slack-limits.js';
-import { kubeadmDaemonSet, node, snapshotOf } from '../../fixtures/kube.js';
 
 function accepted(message: ChatMessage): ChatMessage {
   expect(checkBlocks(message.blocks ?? [])).toBeUndefined();
@@ -45,25 +37,6 @@ function clusterConfig(name: string, over: Partial<ClusterConfig> = {}): Cluster
   };
 }
 
-const snapshot = snapshotOf({
-  nodes: [
-    node({
-      name: 'cp-1',
-      labels: { 'node-role.kubernetes.io/control-plane': '' },
-      ip: '10.0.0.10',
-    }),
-    node({ name: 'blue-1', labels: { 'node-pool': 'blue' }, ip: '10.0.1.11' }),
-    node({
-      name: 'legacy-1',
-      labels: { 'node-pool': 'legacy' },
-      kernel: '5.4.0-80-generic',
-      ready: false,
-      unschedulable: true,
-    }),
-  ],
-  kubeSystemDaemonSets: [kubeadmDaemonSet(['--proxy-mode=nftables'])],
-});
-
 describe('views', () => {
   it('help lists every verb', () => {
     expect(accepted(helpMessage(verbs))).toMatchSnapshot();
@@ -88,34 +61,13 @@ describe('views', () => {
     expect(accepted(errorReply(error))).toMatchSnapshot();
   });
 
-  it('pre-flight cards: gathering, result, failure', () => {
-    const ov = overview(snapshot, 'node-pool');
+  it('pre-flight cards while reading and on failure', () => {
     expect(accepted(preflightGatheringCard('cluster-a', meta))).toMatchSnapshot();
-    expect(accepted(preflightCard(ov, meta))).toMatchSnapshot();
     const failure = new AppError(
       'K8S_UNREACHABLE',
       'Cluster cluster-a: the API server is unreachable (ECONNREFUSED).',
-      {
-        remedy: 'Check the server address in the kubeconfig.',
-      },
+      { remedy: 'Check the server address in the kubeconfig.' },
     );
     expect(accepted(preflightFailedCard('cluster-a', failure, meta, false))).toMatchSnapshot();
-  });
-
-  it('pre-flight thread: one reply per pool, or a file when long', () => {
-    const small = preflightThread(overview(snapshot, 'node-pool'));
-    expect(small.file).toBeUndefined();
-    small.replies.forEach(accepted);
-    expect(small.replies).toMatchSnapshot();
-
-    const many = Array.from({ length: 4000 }, (_, i) =>
-      node({ name: `pool-a-${i}`, labels: { 'eks.amazonaws.com/nodegroup': `ng-${i % 3}` } }),
-    );
-    const big = preflightThread(overview({ ...snapshot, nodes: many }));
-    expect(big.replies).toHaveLength(1);
-    expect(big.replies.length).toBeLessThanOrEqual(MAX_THREAD_REPLIES);
-    accepted(big.replies[0]!);
-    expect(big.file?.content).toContain('| pool-a-3999 | yes |');
-    expect(big.file?.filename).toBe('preflight-cluster-a-nodes.md');
   });
 });

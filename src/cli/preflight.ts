@@ -1,0 +1,90 @@
+/** `proxy-migrate preflight <cluster>`: the pre-flight report in a terminal, for people and CI. */
+import { parseOrExit } from './args.js';
+import { EXIT, type CliIo, type Subcommand } from './types.js';
+
+const help = `Usage: proxy-migrate preflight <cluster> [options]
+
+Checks a cluster for every known IPVS → nftables trap, per node pool, and prints the report.
+Reads the API (paged lists) and each node's host through short-lived probe pods.
+
+The cluster comes from the clusters file (CLUSTERS_FILE), or, with --kubeconfig/--context,
+straight from a kubeconfig (then <cluster> is just the name shown in the report).
+
+  --format text|md|json   report format (default text; json is the public report shape)
+  --fail-on block|warn|none
+                          exit 2 when blockers are found, 3 when only warnings are and
+                          --fail-on warn; 0 otherwise (default block)
+  --kubeconfig PATH       kubeconfig to use instead of the clusters file
+  --context NAME          kubeconfig context (default: its current context)
+  --pool-label KEY        node label naming pools (default: platform pool labels, then OS+kernel)
+  --suppress ID[,ID…]     checks to skip, by id
+  --no-probe              API only: skip the node probes (no pods are created)
+  --concurrency N         nodes probed at once (default 20)
+  --probe-image IMAGE     probe pod image (default from the clusters file)
+  --probe-namespace NS    where probe pods run (default kube-system)
+
+Exit codes: 0 ok, 2 blockers, 3 warnings (with --fail-on warn), 1 error, 64 usage, 78 config.`;
+
+const options = {
+  format: { type: 'string', default: 'text' },
+  'fail-on': { type: 'string', default: 'block' },
+  kubeconfig: { type: 'string' },
+  context: { type: 'string' },
+  'pool-label': { type: 'string' },
+  suppress: { type: 'string' },
+  'no-probe': { type: 'boolean', default: false },
+  concurrency: { type: 'string' },
+  'probe-image': { type: 'string' },
+  'probe-namespace': { type: 'string' },
+} as const;
+
+const formats = ['text', 'md', 'json'] as const;
+const thresholds = ['block', 'warn', 'none'] as const;
+
+function usage(io: CliIo, message: string): number {
+  io.stderr.write(`${message}\n\n${help}\n`);
+  return EXIT.usage;
+}
+
+export const preflightCommand: Subcommand = {
+  name: 'preflight',
+  summary: 'check a cluster for every migration trap and print the report',
+  help,
+  run: async (argv, io) => {
+    const parsed = parseOrExit(argv, options, help, io);
+    if (!parsed.ok) return parsed.code;
+    const { values, positionals } = parsed.parsed;
+    const [cluster, ...extra] = positionals;
+    if (cluster === undefined) return usage(io, 'Which cluster?');
+    if (extra.length > 0) return usage(io, `Unexpected argument: ${extra.join(' ')}`);
+    const format = formats.find((f) => f === values.format);
+    if (format === undefined) return usage(io, `--format must be one of ${formats.join(', ')}.`);
+    const failOn = thresholds.find((t) => t === values['fail-on']);
+    if (failOn === undefined)
+      return usage(io, `--fail-on must be one of ${thresholds.join(', ')}.`);
+    const concurrency = values.concurrency === undefined ? 20 : Number(values.concurrency);
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 200) {
+      return usage(io, '--concurrency must be a whole number from 1 to 200.');
+    }
+    // Loaded on demand: the Kubernetes client is heavy and other subcommands do not need it.
+    const { runTerminalPreflight } = await import('./preflight-run.js');
+    return runTerminalPreflight(io, {
+      cluster,
+      format,
+      failOn,
+      concurrency,
+      probe: !values['no-probe'],
+      suppressed: (values.suppress ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+      ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
+      ...(values.context === undefined ? {} : { context: values.context }),
+      ...(values['pool-label'] === undefined ? {} : { poolLabel: values['pool-label'] }),
+      ...(values['probe-image'] === undefined ? {} : { probeImage: values['probe-image'] }),
+      ...(values['probe-namespace'] === undefined
+        ? {}
+        : { probeNamespace: values['probe-namespace'] }),
+    });
+  },
+};

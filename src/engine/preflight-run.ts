@@ -1,0 +1,78 @@
+/**
+ * One pre-flight, whoever asked (Slack job or terminal): read the cluster, probe its nodes,
+ * run every check, build the report. The node shell is always closed, whatever happens.
+ */
+import { buildCheckContext } from '../checks/context.js';
+import { checks } from '../checks/index.js';
+import { overview, type ClusterOverview } from '../core/cluster-overview.js';
+import { withDeadline } from '../core/deadline.js';
+import { buildReport, runChecks, type PreflightReport } from '../core/report.js';
+import type { ClusterSnapshot } from '../core/snapshot.js';
+import { AppError } from '../errors.js';
+import type { Clock } from '../ports/clock.js';
+import type { ClusterPort } from '../ports/cluster.js';
+import type { NodeShell } from '../ports/node-shell.js';
+import { preflightRunbook } from '../runbooks/preflight.js';
+import { gatherSnapshot } from './gather.js';
+import { probeNodes } from './probe-nodes.js';
+
+export type PreflightPhase = 'listing' | 'probing' | 'checking';
+
+export interface PreflightInput {
+  cluster: ClusterPort;
+  /** Absent: report from the API alone, without host facts. */
+  shell?: NodeShell;
+  clock: Clock;
+  poolLabel?: string;
+  suppressed?: ReadonlySet<string>;
+  probeConcurrency?: number;
+  onProgress?: (phase: PreflightPhase, done: number, total: number) => void;
+}
+
+export interface PreflightOutcome {
+  snapshot: ClusterSnapshot;
+  overview: ClusterOverview;
+  report: PreflightReport;
+}
+
+export async function runPreflight(input: PreflightInput): Promise<PreflightOutcome> {
+  const { cluster, shell, clock } = input;
+  const deadline = preflightRunbook.gatherDeadlineMs;
+  try {
+    const snapshot = await withDeadline(
+      gatherSnapshot(cluster, clock, {
+        onNodeProgress: (received) => input.onProgress?.('listing', received, 0),
+        ...(shell === undefined
+          ? {}
+          : {
+              probeNodes: (nodes) =>
+                probeNodes(shell, nodes, {
+                  ...(input.probeConcurrency === undefined
+                    ? {}
+                    : { concurrency: input.probeConcurrency }),
+                  onProgress: (done, total) => input.onProgress?.('probing', done, total),
+                }),
+            }),
+      }),
+      deadline,
+      () =>
+        new AppError(
+          'K8S_TIMEOUT',
+          `Cluster ${cluster.name}: reading the cluster took longer than ${deadline / 1000} s.`,
+          {
+            remedy:
+              'Check the API server’s load and latency, or lower the probe concurrency; the bot retries.',
+            retryable: true,
+          },
+        ),
+    );
+    input.onProgress?.('checking', 0, checks.length);
+    const ctx = buildCheckContext(snapshot, input.poolLabel);
+    const findings = runChecks(checks, ctx, cluster.name, input.suppressed);
+    const ov = overview(snapshot, input.poolLabel);
+    const report = buildReport(ov, ctx.platform.name, findings, clock.now().toISOString());
+    return { snapshot, overview: ov, report };
+  } finally {
+    await shell?.close();
+  }
+}
