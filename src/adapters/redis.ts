@@ -44,3 +44,38 @@ export async function closeRedis(redis: Redis, ms = 1_000): Promise<void> {
     clearTimeout(timer);
   }
 }
+
+/** Whether a Redis answers PING at `url` within `ms`; never retries, never throws. */
+export async function redisAnswers(url: string, ms = 1_000): Promise<boolean> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: ms,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Deletes every key under a queue prefix (BullMQ keys are `<prefix>:<queue>:…`). */
+export async function deletePrefix(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -228,18 +228,8 @@ export const configCarryover: Check = {
     const config = currentConfig(ctx);
     if (config === undefined) return [configNotRead(ctx, ID, 'which settings carry over')];
     const scope = { kind: 'cluster', name: ctx.snapshot.cluster } as const;
-    if (ctx.kubeProxy.mode?.effective === 'nftables') {
-      return [
-        finding({
-          check: ID,
-          severity: 'info',
-          scope,
-          title: 'kube-proxy is configured for nftables already: nothing to carry over',
-          detail:
-            'The configuration already sets mode: nftables, so no canary configuration is built from it.',
-        }),
-      ];
-    }
+    // Already on nftables: no canary configuration is built, so there is nothing to report.
+    if (ctx.kubeProxy.mode?.effective === 'nftables') return [];
     const result = nftablesCarryOver(config);
     const source = ctx.kubeProxy.source;
     const from =

@@ -3,7 +3,7 @@
  * (within Slack's 3 seconds, before any Redis or Kubernetes call), then does its slow work.
  */
 import type { AppConfig } from '../config.js';
-import type { PreflightRequest } from '../engine/queue.js';
+import type { PreflightRequest } from '../engine/jobs.js';
 import type { Logger } from '../log.js';
 import type { ChatMessage } from '../ports/chat.js';
 

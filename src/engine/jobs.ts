@@ -3,6 +3,7 @@
  * holds ids and names only: never tokens, kubeconfigs or response URLs.
  */
 import { z } from 'zod';
+import { newRunId } from './run-id.js';
 
 export const RUNS_QUEUE = 'runs';
 
@@ -20,6 +21,27 @@ export const preflightJobSchema = z.object({
   filePosted: z.boolean().optional(),
 });
 export type PreflightJob = z.infer<typeof preflightJobSchema>;
+
+export type PreflightRequest = Pick<PreflightJob, 'cluster' | 'channel' | 'requestedBy'>;
+
+/** The queue-independent part of enqueuing: a run id and validated job data. */
+export function preflightJobData(request: PreflightRequest, now: Date): PreflightJob {
+  return preflightJobSchema.parse({
+    ...request,
+    runId: newRunId('pf', now),
+    requestedAt: now.toISOString(),
+  });
+}
+
+/** How a run ended, for callers that wait for one (the demo, tests). */
+export type RunEnd = 'completed' | 'failed';
+
+/** Where slash commands hand runs over: BullMQ on Redis, or in-process when there is no Redis. */
+export interface Runs {
+  enqueuePreflight(request: PreflightRequest): Promise<string>;
+  /** Resolves when the run has finished (all retries included), or rejects at the deadline. */
+  waitFor(runId: string, timeoutMs: number): Promise<RunEnd>;
+}
 
 export const jobSchemas = {
   preflight: preflightJobSchema,

@@ -15,6 +15,34 @@ import { reportCard, reportThread } from '../views/preflight-report.js';
 import { runPreflight } from './preflight-run.js';
 import type { JobContext, PreflightJob } from './jobs.js';
 
+const PROGRESS_EVERY_MS = 5_000;
+
+/**
+ * Calls `send` with the latest progress at most once per `everyMs`, one call in flight at a time;
+ * `flush` waits for the one in flight so the final card is never overwritten by stale progress.
+ */
+function throttledProgress(
+  everyMs: number,
+  send: (done: number, total: number) => Promise<unknown>,
+): { report(done: number, total: number): void; flush(): Promise<void> } {
+  // The first update comes only after `everyMs`: a quick pre-flight never edits the card twice.
+  let last = Date.now();
+  let inFlight: Promise<unknown> | undefined;
+  return {
+    report(done, total) {
+      const now = Date.now();
+      if (inFlight !== undefined || now - last < everyMs) return;
+      last = now;
+      inFlight = send(done, total).finally(() => {
+        inFlight = undefined;
+      });
+    },
+    async flush() {
+      await inFlight;
+    },
+  };
+}
+
 export interface PreflightDeps {
   config: Pick<AppConfig, 'clusters'>;
   clusters: ClusterDirectory;
@@ -59,6 +87,14 @@ export async function runPreflightJob(
     await save({ cardTs });
   }
 
+  // Probing a big fleet takes minutes: edit the card as it goes, at most every few seconds
+  // (chat.update is rate-limited per workspace), never blocking the probes on Slack.
+  const card = cardTs;
+  const progress = throttledProgress(PROGRESS_EVERY_MS, (done, total) =>
+    deps.chat
+      .update(data.channel, card, preflightGatheringCard(data.cluster, meta, { done, total }))
+      .catch((error: unknown) => log.debug({ err: error }, 'progress update failed')),
+  );
   let outcome;
   try {
     outcome = await runPreflight({
@@ -66,8 +102,13 @@ export async function runPreflightJob(
       shell: deps.clusters.nodeShell(data.cluster, data.runId),
       clock: deps.clock,
       ...(clusterConfig.poolLabel === undefined ? {} : { poolLabel: clusterConfig.poolLabel }),
+      onProgress: (phase, done, total) => {
+        if (phase === 'probing') progress.report(done, total);
+      },
     });
+    await progress.flush();
   } catch (error) {
+    await progress.flush();
     const appError = asAppError(error);
     const retrying = appError.retryable && job.attempt < job.maxAttempts;
     log.warn(

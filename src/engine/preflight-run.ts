@@ -5,10 +5,8 @@
 import { buildCheckContext } from '../checks/context.js';
 import { checks } from '../checks/index.js';
 import { overview, type ClusterOverview } from '../core/cluster-overview.js';
-import { withDeadline } from '../core/deadline.js';
 import { buildReport, runChecks, type PreflightReport } from '../core/report.js';
 import type { ClusterSnapshot } from '../core/snapshot.js';
-import { AppError } from '../errors.js';
 import type { Clock } from '../ports/clock.js';
 import type { ClusterPort } from '../ports/cluster.js';
 import type { NodeShell } from '../ports/node-shell.js';
@@ -37,35 +35,22 @@ export interface PreflightOutcome {
 
 export async function runPreflight(input: PreflightInput): Promise<PreflightOutcome> {
   const { cluster, shell, clock } = input;
-  const deadline = preflightRunbook.gatherDeadlineMs;
   try {
-    const snapshot = await withDeadline(
-      gatherSnapshot(cluster, clock, {
-        onNodeProgress: (received) => input.onProgress?.('listing', received, 0),
-        ...(shell === undefined
-          ? {}
-          : {
-              probeNodes: (nodes) =>
-                probeNodes(shell, nodes, {
-                  ...(input.probeConcurrency === undefined
-                    ? {}
-                    : { concurrency: input.probeConcurrency }),
-                  onProgress: (done, total) => input.onProgress?.('probing', done, total),
-                }),
-            }),
-      }),
-      deadline,
-      () =>
-        new AppError(
-          'K8S_TIMEOUT',
-          `Cluster ${cluster.name}: reading the cluster took longer than ${deadline / 1000} s.`,
-          {
-            remedy:
-              'Check the API server’s load and latency, or lower the probe concurrency; the bot retries.',
-            retryable: true,
-          },
-        ),
-    );
+    const snapshot = await gatherSnapshot(cluster, clock, {
+      listDeadlineMs: preflightRunbook.gatherDeadlineMs,
+      onNodeProgress: (received) => input.onProgress?.('listing', received, 0),
+      ...(shell === undefined
+        ? {}
+        : {
+            probeNodes: (nodes) =>
+              probeNodes(shell, nodes, {
+                ...(input.probeConcurrency === undefined
+                  ? {}
+                  : { concurrency: input.probeConcurrency }),
+                onProgress: (done, total) => input.onProgress?.('probing', done, total),
+              }),
+          }),
+    });
     input.onProgress?.('checking', 0, checks.length);
     const ctx = buildCheckContext(snapshot, input.poolLabel);
     const findings = runChecks(checks, ctx, cluster.name, input.suppressed);

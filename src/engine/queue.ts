@@ -9,8 +9,13 @@ import { AppError } from '../errors.js';
 import type { Clock } from '../ports/clock.js';
 import { preflightRunbook } from '../runbooks/preflight.js';
 import type { RunbookPolicy } from '../runbooks/types.js';
-import { RUNS_QUEUE, preflightJobSchema, type PreflightJob } from './jobs.js';
-import { newRunId } from './run-id.js';
+import {
+  RUNS_QUEUE,
+  preflightJobData,
+  type PreflightRequest,
+  type RunEnd,
+  type Runs,
+} from './jobs.js';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
@@ -26,9 +31,7 @@ export function jobOptions(runbook: RunbookPolicy): JobsOptions {
 
 const ENQUEUE_DEADLINE_MS = 2_000;
 
-export type PreflightRequest = Pick<PreflightJob, 'cluster' | 'channel' | 'requestedBy'>;
-
-export class RunQueue {
+export class RunQueue implements Runs {
   readonly queue: Queue;
   private readonly clock: Clock;
 
@@ -41,11 +44,21 @@ export class RunQueue {
 
   /** Queues a pre-flight and resolves to its run id. */
   async enqueuePreflight(request: PreflightRequest): Promise<string> {
-    const now = this.clock.now();
-    const runId = newRunId('pf', now);
-    const data = preflightJobSchema.parse({ ...request, runId, requestedAt: now.toISOString() });
-    await this.add('preflight', data, runId, preflightRunbook);
-    return runId;
+    const data = preflightJobData(request, this.clock.now());
+    await this.add('preflight', data, data.runId, preflightRunbook);
+    return data.runId;
+  }
+
+  async waitFor(runId: string, timeoutMs: number): Promise<RunEnd> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const job = await this.queue.getJob(runId);
+      const state = await job?.getState();
+      if (state === 'completed' || state === 'failed') return state;
+      if (Date.now() > deadline)
+        throw new Error(`run ${runId} did not finish within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   private async add(

@@ -31,9 +31,15 @@ export function findingMrkdwn(f: Finding): string {
   return lines.join('\n');
 }
 
+/** The first sentence of a remedy: the card has room for what to do, the thread for why. */
+export function firstSentence(text: string): string {
+  const match = /^(.+?[.!?])(\s|$)/s.exec(text);
+  return (match?.[1] ?? text).trim();
+}
+
 /** The one-line form used on the summary card. */
 export function findingOneLine(f: Finding): string {
-  return `• *${escape(f.check)}*${escape(where(f))}: ${escape(f.title)}${f.remedy === undefined ? '' : ` → ${escape(f.remedy)}`}`;
+  return `• *${escape(f.check)}*${escape(where(f))}: ${escape(f.title)}${f.remedy === undefined ? '' : ` → ${escape(firstSentence(f.remedy))}`}`;
 }
 
 /** Markdown for files and terminals: a heading per finding, fenced commands. */

@@ -22,15 +22,24 @@ function footer(meta: RunMeta, extra: string[] = []): string {
   ].join(' · ');
 }
 
-export function preflightGatheringCard(cluster: string, meta: RunMeta): ChatMessage {
+/** Node probing progress, shown on the card of a long pre-flight. */
+export interface ProbeProgress {
+  done: number;
+  total: number;
+}
+
+export function preflightGatheringCard(
+  cluster: string,
+  meta: RunMeta,
+  probing?: ProbeProgress,
+): ChatMessage {
+  const doing =
+    probing === undefined
+      ? 'reading nodes and kube-proxy configuration…'
+      : `probing nodes ${probing.done}/${probing.total}…`;
   return {
-    text: `Pre-flight for ${cluster}: reading the cluster…`,
-    blocks: [
-      section(
-        `:mag: *Pre-flight · ${escape(cluster)}* · reading nodes and kube-proxy configuration…`,
-      ),
-      context(footer(meta)),
-    ],
+    text: `Pre-flight for ${cluster}: ${doing}`,
+    blocks: [section(`:mag: *Pre-flight · ${escape(cluster)}* · ${doing}`), context(footer(meta))],
   };
 }
 

@@ -1,6 +1,6 @@
 /** Real Redis for integration tests; each test gets its own queue prefix so suites run side by side. */
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { deletePrefix } from '../../src/adapters/redis.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -10,17 +10,7 @@ export function uniquePrefix(label: string): string {
 
 /** Deletes every key under a test prefix (BullMQ keys are `<prefix>:<queue>:…`). */
 export async function dropPrefix(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
+  await deletePrefix(REDIS_URL, prefix);
 }
 
 /** Polls until `read` yields a value; every wait in a test has a deadline too. */

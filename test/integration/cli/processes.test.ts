@@ -75,8 +75,9 @@ describe('proxy-migrate processes', () => {
     const proc = run(['--help'], {});
     expect(await proc.exited).toBe(0);
     expect(proc.stdout()).toMatch(/Usage: proxy-migrate <command>/);
-    expect(proc.stdout()).toMatch(/\n {2}bot {5}run the Slack bot/);
-    expect(proc.stdout()).toMatch(/\n {2}worker {2}run job workers only/);
+    expect(proc.stdout()).toMatch(/\n {2}preflight +check a cluster/);
+    expect(proc.stdout()).toMatch(/\n {2}bot +run the Slack bot/);
+    expect(proc.stdout()).toMatch(/\n {2}worker +run job workers only/);
   });
 
   it('refuses to start with bad configuration, listing every bad key (exit 78)', async () => {
@@ -166,5 +167,78 @@ describe('proxy-migrate processes', () => {
     const proc = run(['twin', '--scenario', 'no-such-cluster'], {});
     expect(await proc.exited).toBe(64);
     expect(proc.stderr()).toMatch(/no shipped scenario of that name \(shipped: .*kubeadm-ipvs/);
+  });
+
+  it('prints the pre-flight report as JSON and exits 2 on blockers', async () => {
+    const proc = run(
+      [
+        'preflight',
+        'cluster-a',
+        '--kubeconfig',
+        join(dir, 'kubeconfig.yaml'),
+        '--context',
+        twin.name,
+        '--format',
+        'json',
+        '--pool-label',
+        'node-pool',
+      ],
+      {},
+    );
+    expect(await proc.exited).toBe(2);
+    const report = JSON.parse(proc.stdout()) as {
+      cluster: string;
+      summary: Record<string, number>;
+      pools: { name: string; nodes: string[] }[];
+      findings: { check: string; severity: string; scope: { kind: string; name: string } }[];
+    };
+    expect(report.cluster).toBe('cluster-a');
+    expect(report.summary.block).toBeGreaterThan(0);
+    expect(report.pools.map((p) => p.name)).toEqual(['blue', 'control-plane', 'green', 'legacy']);
+    expect(report.findings).toContainEqual(
+      expect.objectContaining({
+        check: 'kernel-version',
+        severity: 'block',
+        scope: { kind: 'pool', name: 'legacy' },
+      }),
+    );
+    // Progress went to stderr, never into the JSON.
+    expect(proc.stderr()).toContain('probing nodes 6/6');
+  });
+
+  it('exits by --fail-on and --suppress, and refuses unknown check ids (exit 64)', async () => {
+    const base = [
+      'preflight',
+      'cluster-a',
+      '--kubeconfig',
+      join(dir, 'kubeconfig.yaml'),
+      '--no-probe',
+      '--format',
+      'md',
+    ];
+    const none = run([...base, '--fail-on', 'none'], {});
+    expect(await none.exited).toBe(0);
+    expect(none.stdout()).toMatch(/^# Pre-flight · cluster-a\n/);
+    const suppressed = run([...base, '--suppress', 'kernel-version,nft-version'], {});
+    expect(await suppressed.exited).toBe(0);
+    const warn = run(
+      [...base, '--suppress', 'kernel-version,nft-version', '--fail-on', 'warn'],
+      {},
+    );
+    expect(await warn.exited).toBe(3);
+    const unknown = run([...base, '--suppress', 'kernel'], {});
+    expect(await unknown.exited).toBe(64);
+    expect(unknown.stderr()).toContain('Unknown check id for --suppress: kernel.');
+  });
+
+  it('uses the clusters file when no kubeconfig is given, and names unknown clusters', async () => {
+    const ok = run(['preflight', 'cluster-a', '--no-probe', '--fail-on', 'none'], env);
+    expect(await ok.exited).toBe(0);
+    expect(ok.stdout()).toMatch(/^Pre-flight · cluster-a · v1\.33\.4 · kubeadm · mode ipvs/);
+    const typo = run(['preflight', 'clustr-a', '--no-probe'], env);
+    expect(await typo.exited).toBe(64);
+    expect(typo.stderr()).toContain(
+      'Unknown cluster "clustr-a". Known: cluster-a. Did you mean cluster-a?',
+    );
   });
 });
