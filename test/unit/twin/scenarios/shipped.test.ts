@@ -123,6 +123,8 @@ const expectations = [
   'aks',
   'cilium-kpr',
   'eks-al2-al2023',
+  'k3s',
+  'kubeadm-blank-mode',
   'kubeadm-ipvs',
   'large-generated',
   'nftables-done',
@@ -354,6 +356,150 @@ describe('nftables-done', () => {
     expect(rule).toContain('kubeproxy_sync_proxy_rules_nftables_sync_failures_total');
     expect(rule).toContain('absent(');
     expect(rule).not.toContain('iptables_restore_failures');
+  });
+});
+
+describe('kubeadm-blank-mode', () => {
+  let s: Scenario;
+  let config: Json;
+  beforeAll(async () => {
+    s = await scenario('kubeadm-blank-mode');
+    config = proxyConfig(one(s, 'ConfigMap', 'kube-proxy', 'kube-system'), 'config.conf');
+  });
+
+  it('is a 4-node kubeadm v1.35.2 cluster: cp-1 and pool workers, all able to run nftables', () => {
+    expect(s.header.spec.kubernetesVersion).toBe('v1.35.2');
+    expect(s.header.metadata.description).toContain('mode ""');
+    expect(
+      all(s, 'Node')
+        .map((n) => n.metadata.name)
+        .sort(),
+    ).toEqual(['cp-1', 'w-1', 'w-2', 'w-3']);
+    expect(labelsOf(one(s, 'Node', 'cp-1'))).toHaveProperty([
+      'node-role.kubernetes.io/control-plane',
+    ]);
+    expect(nodesWith(s, 'node-pool', 'workers').map((n) => n.metadata.name)).toEqual([
+      'w-1',
+      'w-2',
+      'w-3',
+    ]);
+    for (const n of all(s, 'Node')) {
+      expect(kernelOf(n)).toMatch(/^6\.8\.0-\d+-generic$/);
+      expect(kernelMinor(kernelOf(n))).toBeGreaterThanOrEqual(6.001);
+      expect(nodeInfo(n)['osImage']).toMatch(/^Ubuntu 24\.04/);
+      expect(nodeInfo(n)['kubeletVersion']).toBe('v1.35.2');
+      expect(hostFacts(s, n).nft).toBe('1.0.9');
+      expect(hostFacts(s, n).faults ?? []).toEqual([]);
+    }
+  });
+
+  it('has the kube-proxy ConfigMap as kubeadm renders it: mode and metricsBindAddress blank', () => {
+    const cm = one(s, 'ConfigMap', 'kube-proxy', 'kube-system');
+    expect(labelsOf(cm)['app']).toBe('kube-proxy');
+    expect(config['mode']).toBe('');
+    expect(config['metricsBindAddress']).toBe('');
+    expect(data(cm)['config.conf']).toContain('\nmode: ""\n');
+    expect(data(cm)['config.conf']).toContain('\nmetricsBindAddress: ""\n');
+    expect(config['nodePortAddresses']).toBeNull();
+    expect(config['featureGates']).toBeUndefined();
+    expect(rec(config['ipvs'])['scheduler']).toBe('');
+    expect(data(cm)['kubeconfig.conf']).toContain('tokenFile:');
+    // The ClusterConfiguration has no proxy settings: kubeadm rendered its defaults.
+    expect(
+      data(one(s, 'ConfigMap', 'kubeadm-config', 'kube-system'))['ClusterConfiguration'],
+    ).toMatch(/kubernetesVersion: v1\.35\.2\n[\s\S]*proxy: \{\}\n/);
+  });
+
+  it("runs kubeadm's kube-proxy DaemonSet with --config only", () => {
+    const ds = one(s, 'DaemonSet', 'kube-proxy', 'kube-system');
+    expect(command(ds)).toEqual([
+      '/usr/local/bin/kube-proxy',
+      '--config=/var/lib/kube-proxy/config.conf',
+      '--hostname-override=$(NODE_NAME)',
+    ]);
+    expect(firstContainer(podSpec(ds))['image']).toBe('registry.k8s.io/kube-proxy:v1.35.2');
+    expect(all(s, 'DaemonSet').map((d) => d.metadata.name)).toEqual(['kube-proxy']);
+  });
+
+  it('has kube-dns and a ClusterIP Service, and no NodePort or LoadBalancer Service', () => {
+    expect(has(s, 'Deployment', 'coredns', 'kube-system')).toBe(true);
+    expect(rec(one(s, 'Service', 'kube-dns', 'kube-system')['spec'])['clusterIP']).toBe(
+      '10.96.0.10',
+    );
+    expect(serviceType(one(s, 'Service', 'web', 'default'))).toBe('ClusterIP');
+    expect(services(s).map(serviceType)).toEqual(['ClusterIP', 'ClusterIP', 'ClusterIP']);
+    expect(has(s, 'ConfigMap', 'cilium-config', 'kube-system')).toBe(false);
+  });
+});
+
+describe('k3s', () => {
+  let s: Scenario;
+  beforeAll(async () => {
+    s = await scenario('k3s');
+  });
+
+  it('is a k3s v1.34 cluster: one server and two agents with the labels k3s sets', () => {
+    expect(s.header.spec.kubernetesVersion).toBe('v1.34.3+k3s1');
+    expect(
+      all(s, 'Node')
+        .map((n) => n.metadata.name)
+        .sort(),
+    ).toEqual(['agent-1', 'agent-2', 'server-1']);
+    expect(nodesWith(s, 'node-pool', 'servers').map((n) => n.metadata.name)).toEqual(['server-1']);
+    expect(nodesWith(s, 'node-pool', 'agents').map((n) => n.metadata.name)).toEqual([
+      'agent-1',
+      'agent-2',
+    ]);
+    for (const n of all(s, 'Node')) {
+      const name = n.metadata.name ?? '';
+      expect(nodeInfo(n)['kubeletVersion']).toBe('v1.34.3+k3s1');
+      expect(nodeInfo(n)['osImage']).toBe('Ubuntu 22.04.5 LTS');
+      expect(nodeInfo(n)['containerRuntimeVersion']).toMatch(/^containerd:\/\/.*-k3s\d+$/);
+      expect(kernelOf(n)).toMatch(/^5\.15\.0-\d+-generic$/);
+      expect(rec(n['spec'])['providerID']).toBe(`k3s://${name}`);
+      expect(labelsOf(n)['node.kubernetes.io/instance-type']).toBe('k3s');
+      expect(n.metadata.annotations?.['k3s.io/hostname']).toBe(name);
+      // kube-proxy's settings would show here as --kube-proxy-arg; there are none.
+      const args = JSON.parse(n.metadata.annotations?.['k3s.io/node-args'] ?? '[]') as string[];
+      expect(args[0]).toBe(name === 'server-1' ? 'server' : 'agent');
+      expect(args.some((a) => a.includes('kube-proxy-arg'))).toBe(false);
+      expect(hostFacts(s, n).nft).toBe('1.0.2');
+      const server = name === 'server-1';
+      expect(labelsOf(n)['node-role.kubernetes.io/control-plane']).toBe(
+        server ? 'true' : undefined,
+      );
+      expect(labelsOf(n)['node-role.kubernetes.io/master']).toBe(server ? 'true' : undefined);
+    }
+  });
+
+  it('has no kube-proxy DaemonSet, ConfigMap or pod: kube-proxy is embedded in k3s', () => {
+    const named = (kind: string): KubeObject[] =>
+      all(s, kind).filter((o) => o.metadata.name?.includes('kube-proxy'));
+    expect(named('DaemonSet')).toEqual([]);
+    expect(named('ConfigMap')).toEqual([]);
+    expect(named('Pod')).toEqual([]);
+    for (const ds of all(s, 'DaemonSet'))
+      expect(JSON.stringify(podSpec(ds))).not.toContain('kube-proxy');
+  });
+
+  it("has k3s's own kube-system objects and Traefik behind ServiceLB", () => {
+    for (const name of ['coredns', 'local-path-provisioner', 'metrics-server', 'traefik'])
+      expect(has(s, 'Deployment', name, 'kube-system'), name).toBe(true);
+    expect(data(one(s, 'ConfigMap', 'coredns', 'kube-system'))['NodeHosts']).toContain(
+      '192.168.50.11 server-1',
+    );
+    expect(has(s, 'ConfigMap', 'local-path-config', 'kube-system')).toBe(true);
+    expect(rec(one(s, 'Service', 'kube-dns', 'kube-system')['spec'])['clusterIP']).toBe(
+      '10.43.0.10',
+    );
+    const traefik = one(s, 'Service', 'traefik', 'kube-system');
+    expect(serviceType(traefik)).toBe('LoadBalancer');
+    const svclb = all(s, 'DaemonSet');
+    expect(svclb.map((d) => d.metadata.name)).toEqual([
+      `svclb-traefik-${(traefik.metadata.uid ?? '').slice(0, 8)}`,
+    ]);
+    expect(labelsOf(svclb[0]!)['svccontroller.k3s.cattle.io/svcname']).toBe('traefik');
+    expect(firstContainer(podSpec(svclb[0]!))['image']).toMatch(/^rancher\/klipper-lb:v/);
   });
 });
 

@@ -1,0 +1,119 @@
+// Every check seen firing and not firing on the twin's shipped scenarios, through the real
+// Kubernetes adapter, real probe pods and real exec: the same path as production.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KubeClusterDirectory } from '../../../src/adapters/kubernetes/directory.js';
+import { checkIds } from '../../../src/checks/index.js';
+import type { ClusterConfig } from '../../../src/config.js';
+import type { Severity } from '../../../src/core/findings.js';
+import { runPreflight } from '../../../src/engine/preflight-run.js';
+import { systemClock } from '../../../src/ports/clock.js';
+import { startTwin } from '../../../src/twin/index.js';
+import { captureLog } from '../../helpers/log-capture.js';
+
+const scenarios = [
+  'kubeadm-ipvs',
+  'traps',
+  'eks-al2-al2023',
+  'aks',
+  'cilium-kpr',
+  'nftables-done',
+  'kubeadm-blank-mode',
+  'k3s',
+] as const;
+type Matrix = Record<string, Record<string, Severity>>;
+
+/** The worst severity each check reported on a scenario ('pass' when it found nothing). */
+const matrix: Matrix = {};
+let dir: string;
+
+function cluster(name: string, kubeconfig: string): ClusterConfig {
+  return {
+    name,
+    kubeconfig,
+    context: name,
+    inCluster: false,
+    channels: [],
+    approvers: { users: [], groups: [] },
+    fourEyes: true,
+    approvalTtlMinutes: 30,
+    migrationLabel: 'proxy-migrate.io/mode',
+    poolLabel: 'node-pool',
+    probe: { image: 'probe', namespace: 'kube-system' },
+  };
+}
+
+const rank: Record<Severity, number> = { block: 0, warn: 1, info: 2, pass: 3 };
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pm-checks-'));
+  for (const scenario of scenarios) {
+    const twin = await startTwin({ scenario, speed: 50 });
+    try {
+      const kubeconfig = join(dir, `${scenario}.yaml`);
+      await twin.writeKubeconfig(kubeconfig);
+      const config = cluster(twin.name, kubeconfig);
+      const directory = new KubeClusterDirectory(
+        { clusters: [config], defaultKubeconfigs: [] },
+        captureLog().logger,
+      );
+      const { report } = await runPreflight({
+        cluster: directory.get(config.name),
+        shell: directory.nodeShell(config.name, `pf-test-${scenario}`),
+        clock: systemClock,
+        poolLabel: 'node-pool',
+      });
+      const worst: Record<string, Severity> = {};
+      for (const f of report.findings) {
+        const seen = worst[f.check];
+        if (seen === undefined || rank[f.severity] < rank[seen]) worst[f.check] = f.severity;
+      }
+      matrix[scenario] = worst;
+    } finally {
+      await twin.close();
+    }
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('pre-flight checks on the twin scenarios', () => {
+  it('runs every check on every scenario', () => {
+    for (const scenario of scenarios)
+      expect(Object.keys(matrix[scenario] ?? {}).sort()).toEqual([...checkIds].sort());
+  });
+
+  it('sees every check fire on one scenario and answer differently on another', () => {
+    // Informational checks (nodelocaldns, config-carryover) fire as info and pass otherwise;
+    // the others raise a warning or a blocker somewhere and stay quieter elsewhere.
+    const missing = checkIds.flatMap((id) => {
+      const severities = scenarios.map((s) => matrix[s]?.[id]);
+      const fired = severities.some((s) => s !== 'pass');
+      const distinct = new Set(severities).size;
+      return fired && distinct >= 2
+        ? []
+        : [`${id}: ${scenarios.map((s, i) => `${s}=${severities[i]}`).join(' ')}`];
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it('blocks the traps that would break a node, where they are', () => {
+    expect(matrix['traps']?.['kernel-version']).toBe('block');
+    expect(matrix['traps']?.['nft-version']).toBe('block');
+    expect(matrix['kubeadm-ipvs']?.['kernel-version']).toBe('block');
+    expect(matrix['nftables-done']?.['kernel-version']).not.toBe('block');
+    expect(matrix['cilium-kpr']?.['kube-proxy-present']).toBe('info');
+    expect(matrix['eks-al2-al2023']?.['managed-platform']).toBe('warn');
+    expect(matrix['aks']?.['managed-platform']).toBe('warn');
+    expect(matrix['traps']?.['service-scale']).toBe('warn');
+    expect(matrix['traps']?.['alert-metric-rename']).toBe('warn');
+    expect(matrix['traps']?.['localhost-nodeport']).toBe('warn');
+    expect(matrix['traps']?.['mode-flag-ignored']).toBe('warn');
+    expect(matrix['kubeadm-blank-mode']?.['mode-explicit']).toBe('warn');
+    expect(matrix['k3s']?.['kube-proxy-present']).toBe('warn');
+  });
+});
