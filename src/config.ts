@@ -111,6 +111,8 @@ const clusterSchema = z
       .strictObject({
         image: z.string().min(1).default(DEFAULT_PROBE_IMAGE),
         namespace: z.string().min(1).default('kube-system'),
+        /** Nodes probed at once during pre-flight (default 20). */
+        concurrency: z.number().int().min(1).max(200).optional(),
       })
       .default({ image: DEFAULT_PROBE_IMAGE, namespace: 'kube-system' }),
   })

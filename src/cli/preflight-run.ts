@@ -27,7 +27,7 @@ export interface TerminalPreflight {
   cluster: string;
   format: 'text' | 'md' | 'json';
   failOn: 'block' | 'warn' | 'none';
-  concurrency: number;
+  concurrency?: number;
   probe: boolean;
   suppressed: string[];
   kubeconfig?: string;
@@ -123,7 +123,7 @@ export async function runTerminalPreflight(io: CliIo, args: TerminalPreflight): 
       clock: systemClock,
       ...(poolLabel === undefined ? {} : { poolLabel }),
       suppressed: new Set(args.suppressed),
-      probeConcurrency: args.concurrency,
+      probeConcurrency: args.concurrency ?? cluster.probe.concurrency ?? 20,
       onProgress: progressWriter(io),
     });
     const out =

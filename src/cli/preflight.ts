@@ -19,7 +19,7 @@ straight from a kubeconfig (then <cluster> is just the name shown in the report)
   --pool-label KEY        node label naming pools (default: platform pool labels, then OS+kernel)
   --suppress ID[,ID…]     checks to skip, by id
   --no-probe              API only: skip the node probes (no pods are created)
-  --concurrency N         nodes probed at once (default 20)
+  --concurrency N         nodes probed at once (default: the clusters file's probe.concurrency, else 20)
   --probe-image IMAGE     probe pod image (default from the clusters file)
   --probe-namespace NS    where probe pods run (default kube-system)
 
@@ -62,8 +62,11 @@ export const preflightCommand: Subcommand = {
     const failOn = thresholds.find((t) => t === values['fail-on']);
     if (failOn === undefined)
       return usage(io, `--fail-on must be one of ${thresholds.join(', ')}.`);
-    const concurrency = values.concurrency === undefined ? 20 : Number(values.concurrency);
-    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 200) {
+    const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
+    if (
+      concurrency !== undefined &&
+      (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 200)
+    ) {
       return usage(io, '--concurrency must be a whole number from 1 to 200.');
     }
     // Loaded on demand: the Kubernetes client is heavy and other subcommands do not need it.
@@ -72,7 +75,7 @@ export const preflightCommand: Subcommand = {
       cluster,
       format,
       failOn,
-      concurrency,
+      ...(concurrency === undefined ? {} : { concurrency }),
       probe: !values['no-probe'],
       suppressed: (values.suppress ?? '')
         .split(',')

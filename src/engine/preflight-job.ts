@@ -102,6 +102,9 @@ export async function runPreflightJob(
       shell: deps.clusters.nodeShell(data.cluster, data.runId),
       clock: deps.clock,
       ...(clusterConfig.poolLabel === undefined ? {} : { poolLabel: clusterConfig.poolLabel }),
+      ...(clusterConfig.probe.concurrency === undefined
+        ? {}
+        : { probeConcurrency: clusterConfig.probe.concurrency }),
       onProgress: (phase, done, total) => {
         if (phase === 'probing') progress.report(done, total);
       },
