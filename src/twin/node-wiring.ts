@@ -55,6 +55,15 @@ function klogTime(line: string, now: number): number {
   );
 }
 
+function dataChanged(now: KubeObject, before: KubeObject | undefined): boolean {
+  const data = (o: KubeObject | undefined): string =>
+    JSON.stringify([
+      (o as { data?: unknown } | undefined)?.data,
+      (o as { binaryData?: unknown } | undefined)?.binaryData,
+    ]);
+  return data(now) !== data(before);
+}
+
 export interface NodeWiring {
   dataplane: ClusterDataplane;
   runtime: PodRuntime;
@@ -105,8 +114,16 @@ export function wireNodeModel(options: {
     else if (plural === 'nodes') {
       if (event.type === 'DELETED') dataplane.removeNode(event.object.metadata.name ?? '');
       else dataplane.setNode(event.object);
-    } else if (plural === 'configmaps' && event.type === 'MODIFIED') {
-      // kube-proxy exits when its --config file changes; the kubelet then restarts it.
+    } else if (
+      plural === 'configmaps' &&
+      event.type === 'MODIFIED' &&
+      dataChanged(event.object, event.oldObject)
+    ) {
+      // kube-proxy exits when its --config file changes; the kubelet then restarts it. The
+      // kubelet rewrites the mounted files only when the data changed, and only for pods in the
+      // ConfigMap's namespace.
+      if (![...namespaceOfPod.values()].includes(event.object.metadata.namespace ?? 'default'))
+        return;
       for (const nodeName of dataplane.configMapChanged(event.object, clock.now())) {
         const podName = dataplane.kubeProxy(nodeName)?.podName;
         const namespace = podName === undefined ? undefined : namespaceOfPod.get(podName);
@@ -195,9 +212,13 @@ export function wireNodeModel(options: {
     logs,
     setHostFaults: (nodeName, faults) => {
       if (store.get(resourceFor('nodes'), undefined, nodeName) === undefined) return false;
+      const before = faultsByNode.get(nodeName) ?? dataplane.hostFacts(nodeName)?.faults ?? [];
       faultsByNode.set(nodeName, [...faults]);
       dataplane.setHostFaults(nodeName, faults, clock.now());
-      controllers?.setNodeReady(nodeName, !faults.includes('not-ready'));
+      // Only a change in not-ready touches the Node's Ready condition; other faults leave it be.
+      if (before.includes('not-ready') !== faults.includes('not-ready')) {
+        controllers?.setNodeReady(nodeName, !faults.includes('not-ready'));
+      }
       return true;
     },
     getHostFaults: (nodeName) =>

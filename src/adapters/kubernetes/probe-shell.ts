@@ -14,7 +14,12 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { CommandResult, NodeShell, RunOptions } from '../../ports/node-shell.js';
 import { kubeError } from './errors.js';
-import { PROBE_CONTAINER, probePodManifest } from './probe-pod.js';
+import {
+  PROBE_CONTAINER,
+  PROBE_LABEL,
+  PROBE_LIFETIME_SECONDS,
+  probePodManifest,
+} from './probe-pod.js';
 
 export interface ProbeShellOptions {
   cluster: string;
@@ -52,6 +57,7 @@ export class ProbePodShell implements NodeShell {
   /** Every pod this shell created, started or not, so close() removes them all. */
   private readonly created = new Set<string>();
   private closed = false;
+  private collecting: Promise<void> | undefined;
 
   constructor(
     kubeConfig: KubeConfig,
@@ -123,12 +129,49 @@ export class ProbePodShell implements NodeShell {
     }
   }
 
+  /**
+   * Removes probe pods that earlier runs left behind (a crashed bot, a killed terminal): any
+   * that finished or are older than their lifetime. Best effort, once per shell.
+   */
+  private collectStale(): Promise<void> {
+    this.collecting ??= (async () => {
+      const { namespace } = this.options;
+      const list = await this.core.listNamespacedPod({
+        namespace,
+        labelSelector: `${PROBE_LABEL}=true`,
+      });
+      const cutoff = Date.now() - PROBE_LIFETIME_SECONDS * 1000;
+      const stale = list.items.filter((pod) => {
+        const created = pod.metadata?.creationTimestamp?.getTime() ?? Date.now();
+        const done = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+        return (
+          pod.metadata?.annotations?.['proxy-migrate.io/run'] !== this.options.runId &&
+          (done || created < cutoff)
+        );
+      });
+      await Promise.all(
+        stale.map((pod) =>
+          this.core.deleteNamespacedPod({
+            namespace,
+            name: pod.metadata?.name ?? '',
+            gracePeriodSeconds: 0,
+          }),
+        ),
+      );
+      if (stale.length > 0)
+        this.options.logger.info({ count: stale.length }, 'removed stale probe pods');
+    })().catch((error: unknown) =>
+      this.options.logger.warn({ err: error }, 'could not collect stale probe pods'),
+    );
+    return this.collecting;
+  }
+
   private podFor(node: string): Promise<string> {
     if (this.closed)
       return Promise.reject(this.failed(node, 'the probe shell is closed.', 'Start a new run.'));
     let pod = this.pods.get(node);
     if (pod === undefined) {
-      pod = this.startPod(node);
+      pod = this.collectStale().then(() => this.startPod(node));
       this.pods.set(node, pod);
     }
     return pod;

@@ -28,12 +28,17 @@ export interface NodeController {
   stop(): void;
 }
 
-/** TWIN.md host matching: "*", a node name, or "label:<key>=<value>". */
+/**
+ * TWIN.md host matching: "*", a node name, or "label:<key>=<value>"; "label:<key>" alone matches
+ * on presence, as the node model (node/host.ts) reads it, so both agree on which hosts a fault hits.
+ */
 export function hostMatches(match: string, node: KubeObject): boolean {
   if (match === '*') return true;
   if (match.startsWith('label:')) {
-    const [key = '', value = ''] = match.slice('label:'.length).split(/=(.*)/s);
-    return node.metadata.labels?.[key] === value;
+    const spec = match.slice('label:'.length);
+    const [key = '', value] = spec.includes('=') ? spec.split(/=(.*)/s) : [spec, undefined];
+    const actual = node.metadata.labels?.[key];
+    return value === undefined ? actual !== undefined : actual === value;
   }
   return match === node.metadata.name;
 }

@@ -80,10 +80,12 @@ export function platformCleanup(
   let skipped = false;
   if (mode === 'nftables' || cleanupAndExit) {
     next = { ...next, iptables: undefined };
-    if (atLeast(version, 34)) {
-      if (modprobeFails) skipped = true;
+    // The fault forces what PR #131243 does naturally from 1.34 when modprobe is missing, so a
+    // rehearsal can show leftover IPVS state on any version (TWIN.md gives it no version).
+    if (modprobeFails) skipped = true;
+    else if (atLeast(version, 34)) {
       // ipvs.Flush() clears every virtual server on the host, not only kube-proxy's.
-      else next = { ...next, ipvs: undefined, ipvsDummy: undefined, ipvsModuleLoaded: true };
+      next = { ...next, ipvs: undefined, ipvsDummy: undefined, ipvsModuleLoaded: true };
     } else
       next = { ...next, ipvs: next.ipvsModuleLoaded ? undefined : next.ipvs, ipvsDummy: undefined };
   }

@@ -11,7 +11,7 @@ import { atLeast, type Version } from './versions.js';
 
 export type ProxyMode = 'iptables' | 'ipvs' | 'nftables';
 
-/** Pod annotation overriding the nft version inside the kube-proxy container (default: host nft). */
+/** Pod annotation overriding the nft version inside the kube-proxy container (default: the image's 1.0.9). */
 export const containerNftAnnotation = 'twin.proxy-migrate.io/container-nft';
 export const skipKernelCheckEnv = 'KUBE_PROXY_NFTABLES_SKIP_KERNEL_VERSION_CHECK';
 

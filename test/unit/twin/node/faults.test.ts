@@ -71,7 +71,7 @@ describe('host faults', () => {
     expect(failures(200_000)[0]).toMatch(/ 4$/);
   });
 
-  it('ipvs-cleanup-skipped: from v1.34, starting in nftables mode leaves kube-ipvs0 and the IPVS services', () => {
+  it('ipvs-cleanup-skipped: starting in nftables mode leaves kube-ipvs0 and the IPVS services', () => {
     const m = cluster([{ match: 'a', faults: ['ipvs-cleanup-skipped'] }]);
     startAll(m, ['a'], configText('ipvs'), { version: 'v1.34.1' });
     startAll(m, ['a'], configText('nftables'), { version: 'v1.34.1' });
@@ -79,11 +79,15 @@ describe('host faults', () => {
     expect(sh(m, 'a', 'ip link show kube-ipvs0').exitCode).toBe(0);
     expect(sh(m, 'a', 'ipvsadm -Ln').stdout).toContain('TCP  10.96.10.10:80 rr');
     expect(sh(m, 'a', 'nft list table ip kube-proxy').exitCode).toBe(0);
-    // Before v1.34 there is no modprobe step: the fault changes nothing.
+    // The fault applies on any version (TWIN.md gives it none); without it, v1.33 cleans up.
     const old = cluster([{ match: 'a', faults: ['ipvs-cleanup-skipped'] }]);
     startAll(old, ['a'], configText('ipvs'), { version: 'v1.33.4' });
     startAll(old, ['a'], configText('nftables'), { version: 'v1.33.4' });
-    expect(sh(old, 'a', 'ip link show kube-ipvs0').exitCode).toBe(1);
+    expect(sh(old, 'a', 'ip link show kube-ipvs0').exitCode).toBe(0);
+    const clean = cluster();
+    startAll(clean, ['a'], configText('ipvs'), { version: 'v1.33.4' });
+    startAll(clean, ['a'], configText('nftables'), { version: 'v1.33.4' });
+    expect(sh(clean, 'a', 'ip link show kube-ipvs0').exitCode).toBe(1);
     // Manual remediation works.
     expect(sh(m, 'a', 'ipvsadm -C; ip link del kube-ipvs0').exitCode).toBe(0);
     expect(sh(m, 'a', 'ip -j link show kube-ipvs0')).toEqual({
