@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClusterDirectory } from '../src/adapters/kubernetes/directory.js';
-import { DEFAULT_MIGRATION_LABEL, DEFAULT_PROBE_IMAGE, type ClusterConfig } from '../src/config.js';
+import { clusterConfig } from '../src/config.js';
 import { runPreflight } from '../src/engine/preflight-run.js';
 import { probeNodes } from '../src/engine/probe-nodes.js';
 import { createLogger } from '../src/log.js';
@@ -31,18 +31,7 @@ const twin = await startTwin({ scenario: 'large-generated' });
 const dir = await mkdtemp(join(tmpdir(), 'pm-bench-'));
 const kubeconfig = join(dir, 'kubeconfig.yaml');
 await twin.writeKubeconfig(kubeconfig);
-const cluster: ClusterConfig = {
-  name: 'large',
-  kubeconfig,
-  context: twin.name,
-  inCluster: false,
-  channels: [],
-  approvers: { users: [], groups: [] },
-  fourEyes: true,
-  approvalTtlMinutes: 30,
-  migrationLabel: DEFAULT_MIGRATION_LABEL,
-  probe: { image: DEFAULT_PROBE_IMAGE, namespace: 'kube-system' },
-};
+const cluster = clusterConfig({ name: 'large', kubeconfig, context: twin.name });
 const directory = new KubeClusterDirectory(
   { clusters: [cluster], defaultKubeconfigs: [] },
   createLogger({ level: 'error' }),

@@ -206,12 +206,30 @@ export function parseClustersFile(text: string, source: string): ClusterConfig[]
   const parsed = clustersFileSchema.safeParse(doc.toJS());
   if (!parsed.success) throw new ConfigError(describeIssues(source, parsed.error.issues));
   const base = dirname(resolve(source));
-  return parsed.data.clusters.map(({ kubeconfig, context, poolLabel, ...rest }) => ({
+  return parsed.data.clusters.map((cluster) => finishCluster(cluster, base));
+}
+
+/** Resolves the kubeconfig path against `base` and drops absent optional keys. */
+function finishCluster(
+  { kubeconfig, context, poolLabel, ...rest }: ParsedCluster,
+  base: string,
+): ClusterConfig {
+  return {
     ...rest,
     ...(kubeconfig === undefined ? {} : { kubeconfig: resolve(base, expandHome(kubeconfig)) }),
     ...(context === undefined ? {} : { context }),
     ...(poolLabel === undefined ? {} : { poolLabel }),
-  }));
+  };
+}
+
+/**
+ * One cluster entry with every default applied, as if it came from a clusters file in the current
+ * directory: for a terminal run with `--kubeconfig`, benches and tests. Throws {@link ConfigError}.
+ */
+export function clusterConfig(entry: z.input<typeof clusterSchema>): ClusterConfig {
+  const parsed = clusterSchema.safeParse(entry);
+  if (!parsed.success) throw new ConfigError(describeIssues('cluster', parsed.error.issues));
+  return finishCluster(parsed.data, process.cwd());
 }
 
 function envProblems(env: z.infer<typeof envSchema>, role: ConfigRole): string[] {

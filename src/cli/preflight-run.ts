@@ -2,14 +2,12 @@
  * The terminal pre-flight: resolve the cluster (clusters file or a kubeconfig), run it with the
  * real adapters, print the report, and turn its findings into the exit code.
  */
-import { resolve } from 'node:path';
 import { KubeClusterDirectory } from '../adapters/kubernetes/directory.js';
 import { checkIds } from '../checks/index.js';
 import {
+  clusterConfig,
   ConfigError,
   defaultKubeconfigs,
-  DEFAULT_MIGRATION_LABEL,
-  DEFAULT_PROBE_IMAGE,
   loadConfig,
   type ClusterConfig,
 } from '../config.js';
@@ -38,18 +36,11 @@ export interface TerminalPreflight {
 }
 
 function adHocCluster(args: TerminalPreflight): ClusterConfig {
-  return {
+  return clusterConfig({
     name: args.cluster,
-    inCluster: false,
-    channels: [],
-    approvers: { users: [], groups: [] },
-    fourEyes: true,
-    approvalTtlMinutes: 30,
-    migrationLabel: DEFAULT_MIGRATION_LABEL,
-    probe: { image: DEFAULT_PROBE_IMAGE, namespace: 'kube-system' },
-    ...(args.kubeconfig === undefined ? {} : { kubeconfig: resolve(args.kubeconfig) }),
+    ...(args.kubeconfig === undefined ? {} : { kubeconfig: args.kubeconfig }),
     ...(args.context === undefined ? {} : { context: args.context }),
-  };
+  });
 }
 
 function progressWriter(io: CliIo): (phase: PreflightPhase, done: number, total: number) => void {

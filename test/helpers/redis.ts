@@ -12,19 +12,3 @@ export function uniquePrefix(label: string): string {
 export async function dropPrefix(prefix: string): Promise<void> {
   await deletePrefix(REDIS_URL, prefix);
 }
-
-/** Polls until `read` yields a value; every wait in a test has a deadline too. */
-export async function eventually<T>(
-  read: () => Promise<T | undefined>,
-  timeoutMs = 10_000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -7,22 +7,12 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeCluster } from '../../../src/adapters/kubernetes/cluster-client.js';
 import { kubeConfigFor } from '../../../src/adapters/kubernetes/kubeconfig.js';
-import type { ClusterConfig } from '../../../src/config.js';
+import { clusterConfig as configure, type ClusterConfig } from '../../../src/config.js';
 import { AppError } from '../../../src/errors.js';
 import { startTwin, type Twin } from '../../../src/twin/index.js';
 
 function clusterConfig(over: Partial<ClusterConfig>): ClusterConfig {
-  return {
-    name: 'cluster-a',
-    inCluster: false,
-    channels: [],
-    approvers: { users: [], groups: [] },
-    fourEyes: true,
-    approvalTtlMinutes: 30,
-    migrationLabel: 'proxy-migrate.io/mode',
-    probe: { image: 'probe', namespace: 'kube-system' },
-    ...over,
-  };
+  return { ...configure({ name: 'cluster-a' }), ...over };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {

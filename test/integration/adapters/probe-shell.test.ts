@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClusterDirectory } from '../../../src/adapters/kubernetes/directory.js';
 import { PROBE_LABEL } from '../../../src/adapters/kubernetes/probe-pod.js';
-import type { ClusterConfig } from '../../../src/config.js';
+import { clusterConfig } from '../../../src/config.js';
 import { resourceFor, startTwin, type Twin } from '../../../src/twin/index.js';
 import { captureLog } from '../../helpers/log-capture.js';
 
@@ -27,17 +27,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pm-probe-'));
   const kubeconfig = join(dir, 'kubeconfig.yaml');
   await twin.writeKubeconfig(kubeconfig);
-  const cluster: ClusterConfig = {
-    name: 'cluster-a',
-    kubeconfig,
-    inCluster: false,
-    channels: [],
-    approvers: { users: [], groups: [] },
-    fourEyes: true,
-    approvalTtlMinutes: 30,
-    migrationLabel: 'proxy-migrate.io/mode',
-    probe: { image: 'probe:test', namespace: 'kube-system' },
-  };
+  const cluster = clusterConfig({ name: 'cluster-a', kubeconfig, probe: { image: 'probe:test' } });
   directory = new KubeClusterDirectory(
     { clusters: [cluster], defaultKubeconfigs: [] },
     captureLog().logger,

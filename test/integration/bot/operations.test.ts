@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterDirectory, ClusterPort } from '../../../src/ports/cluster.js';
 import { KubeClusterDirectory } from '../../../src/adapters/kubernetes/directory.js';
 import { startHarness, type BotHarness } from '../../helpers/bot-harness.js';
-import { eventually } from '../../helpers/redis.js';
+import { eventually } from '../../helpers/wait.js';
 
 describe('health, readiness and metrics', () => {
   let h: BotHarness;
@@ -112,7 +112,10 @@ describe('graceful shutdown', () => {
       expect(final?.text).toMatch(
         /^Pre-flight cluster-a: \d+ blockers, \d+ warnings \(v1.33.4, mode ipvs, 6 nodes\)/,
       );
-      const job = await eventually(async () => (await h.queue.getJobs(['completed']))[0]);
+      const job = await eventually(
+        'the completed job',
+        async () => (await h.queue.getJobs(['completed']))[0],
+      );
       expect(job.name).toBe('preflight');
       await expect(fetch(`${h.baseUrl}/healthz`)).rejects.toThrow();
     } finally {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type BotHarness } from '../../helpers/bot-harness.js';
-import { eventually } from '../../helpers/redis.js';
+import { eventually } from '../../helpers/wait.js';
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -73,7 +73,10 @@ current-context: down
     expect(
       h.fake.messages.filter((m) => m.channel === 'C0DOWN' && m.thread_ts === undefined),
     ).toHaveLength(1);
-    const job = await eventually(async () => (await h.queue.getJobs(['failed']))[0]);
+    const job = await eventually(
+      'the failed job',
+      async () => (await h.queue.getJobs(['failed']))[0],
+    );
     expect(job.attemptsMade).toBe(3);
     expect(job.failedReason).toMatch(/^K8S_UNREACHABLE: /);
   });
@@ -99,7 +102,7 @@ current-context: down
     expect(cards[0]?.text).toMatch(
       /^Pre-flight cluster-any: \d+ blockers, \d+ warnings \(v1.33.4, mode ipvs/,
     );
-    const job = await eventually(async () => {
+    const job = await eventually('the completed retried job', async () => {
       const done = await h.queue.getJobs(['completed']);
       return done.find((j) => (j.data as { channel: string }).channel === 'C0RETRY');
     });
@@ -109,7 +112,7 @@ current-context: down
 
   it('fails at once, without retries, when the bot is not in the channel', async () => {
     await h.command('preflight cluster-any', { channelId: 'CNOTIN1' });
-    const job = await eventually(async () => {
+    const job = await eventually('the job that failed at once', async () => {
       const failed = await h.queue.getJobs(['failed']);
       return failed.find((j) => (j.data as { channel: string }).channel === 'CNOTIN1');
     });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postSigned, slashCommandBody, nowSeconds } from '../../fakes/slack-signing.js';
 import { SIGNING_SECRET, startHarness, type BotHarness } from '../../helpers/bot-harness.js';
-import { eventually } from '../../helpers/redis.js';
+import { eventually } from '../../helpers/wait.js';
 
 interface AckBody {
   response_type?: string;
@@ -76,7 +76,7 @@ describe('slash commands end to end', () => {
       'the pre-flight card to be edited with the result',
     );
     expect(card.channel).toBe('C0OPS');
-    const job = await eventually(async () => {
+    const job = await eventually('the finished pre-flight job', async () => {
       const found = await h.queue.getJob(runId!);
       return found?.finishedOn === undefined ? undefined : found;
     });

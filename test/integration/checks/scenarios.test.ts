@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClusterDirectory } from '../../../src/adapters/kubernetes/directory.js';
 import { checkIds } from '../../../src/checks/index.js';
-import type { ClusterConfig } from '../../../src/config.js';
+import { clusterConfig, type ClusterConfig } from '../../../src/config.js';
 import type { Severity } from '../../../src/core/findings.js';
 import { runPreflight } from '../../../src/engine/preflight-run.js';
 import { systemClock } from '../../../src/ports/clock.js';
@@ -30,19 +30,7 @@ const matrix: Matrix = {};
 let dir: string;
 
 function cluster(name: string, kubeconfig: string): ClusterConfig {
-  return {
-    name,
-    kubeconfig,
-    context: name,
-    inCluster: false,
-    channels: [],
-    approvers: { users: [], groups: [] },
-    fourEyes: true,
-    approvalTtlMinutes: 30,
-    migrationLabel: 'proxy-migrate.io/mode',
-    poolLabel: 'node-pool',
-    probe: { image: 'probe', namespace: 'kube-system' },
-  };
+  return clusterConfig({ name, kubeconfig, context: name, poolLabel: 'node-pool' });
 }
 
 const rank: Record<Severity, number> = { block: 0, warn: 1, info: 2, pass: 3 };

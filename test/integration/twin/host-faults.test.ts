@@ -1,32 +1,16 @@
 // Host faults set at run time through the twin's admin endpoint, seen through kubectl: what a
 // rehearsal uses to practise the bad days (a node going NotReady, kube-proxy crash-looping).
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTwin, type Twin } from '../../../src/twin/index.js';
+import { kubectlOk, kubectlWith } from '../../helpers/kubectl.js';
+import { eventually } from '../../helpers/wait.js';
 
 let twin: Twin;
 let dir: string;
-
-async function kubectl(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)('kubectl', args, {
-    env: { PATH: process.env.PATH ?? '', HOME: dir, KUBECONFIG: join(dir, 'kubeconfig') },
-  });
-  return stdout;
-}
-
-async function eventually<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
-  const until = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+let kubectl: (...args: string[]) => Promise<string>;
 
 const hostFaults = (node: string, init: RequestInit = {}): Promise<Response> =>
   fetch(`${twin.url}/twin/hosts/${node}/faults`, {
@@ -38,6 +22,7 @@ beforeAll(async () => {
   twin = await startTwin({ scenario: 'kubeadm-ipvs', speed: 50 });
   dir = await mkdtemp(join(tmpdir(), 'pm-host-faults-'));
   await twin.writeKubeconfig(join(dir, 'kubeconfig'));
+  kubectl = kubectlOk(kubectlWith(join(dir, 'kubeconfig'), dir));
 });
 
 afterAll(async () => {

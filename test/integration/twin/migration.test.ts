@@ -1,59 +1,17 @@
 // The whole per-node canary, by hand with kubectl, on the twin with its controllers and node model:
 // what the product will automate, and the traps the twin must show when it gets it wrong.
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTwin, type Twin } from '../../../src/twin/index.js';
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { kubectlOk, kubectlWith, type Kubectl, type KubectlResult } from '../../helpers/kubectl.js';
+import { eventually } from '../../helpers/wait.js';
 
 let twin: Twin;
 let dir: string;
-
-function kubectl(...args: string[]): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile(
-      'kubectl',
-      args,
-      {
-        env: { PATH: process.env.PATH ?? '', HOME: dir, KUBECONFIG: join(dir, 'kubeconfig') },
-        timeout: 60_000,
-      },
-      (error, stdout, stderr) =>
-        resolve({
-          code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
-          stdout,
-          stderr,
-        }),
-    );
-  });
-}
-
-async function ok(...args: string[]): Promise<string> {
-  const r = await kubectl(...args);
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
-  return r.stdout;
-}
-
-async function eventually<T>(
-  what: string,
-  read: () => Promise<T | undefined>,
-  ms = 30_000,
-): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+let kubectl: Kubectl;
+let ok: (...args: string[]) => Promise<string>;
 
 interface PodRow {
   name: string;
@@ -89,13 +47,15 @@ async function proxyPods(): Promise<PodRow[]> {
 const podOn = async (node: string, app: string): Promise<PodRow | undefined> =>
   (await proxyPods()).find((p) => p.node === node && p.labels['k8s-app'] === app);
 
-const onNode = (pod: string, ...argv: string[]): Promise<Result> =>
+const onNode = (pod: string, ...argv: string[]): Promise<KubectlResult> =>
   kubectl('-n', 'kube-system', 'exec', pod, '--', ...argv);
 
 beforeAll(async () => {
   twin = await startTwin({ scenario: 'kubeadm-ipvs', speed: 50 });
   dir = await mkdtemp(join(tmpdir(), 'pm-migration-'));
   await twin.writeKubeconfig(join(dir, 'kubeconfig'));
+  kubectl = kubectlWith(join(dir, 'kubeconfig'), dir);
+  ok = kubectlOk(kubectl);
 });
 
 afterAll(async () => {

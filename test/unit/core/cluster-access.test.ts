@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterConfig } from '../../../src/config.js';
+import { clusterConfig, type ClusterConfig } from '../../../src/config.js';
 import { channelAllowed, editDistance, resolveCluster } from '../../../src/core/cluster-access.js';
 import { AppError } from '../../../src/errors.js';
 
 function cluster(name: string, channels: string[] = []): ClusterConfig {
-  return {
-    name,
-    inCluster: false,
-    channels,
-    approvers: { users: [], groups: [] },
-    fourEyes: true,
-    approvalTtlMinutes: 30,
-    migrationLabel: 'proxy-migrate.io/mode',
-    probe: { image: 'probe', namespace: 'kube-system' },
-  };
+  return clusterConfig({ name, channels });
 }
 
 const clusters = [cluster('cluster-a', ['C0OPS']), cluster('cluster-b')];

@@ -1,7 +1,7 @@
 // Snapshot tests of what people see, plus a check that every rendered message is one Slack accepts.
 import { describe, expect, it } from 'vitest';
 import { verbs } from '../../../src/commands/index.js';
-import type { ClusterConfig } from '../../../src/config.js';
+import { clusterConfig, type ClusterConfig } from '../../../src/config.js';
 import { AppError } from '../../../src/errors.js';
 import type { ChatMessage } from '../../../src/ports/chat.js';
 import { clustersMessage } from '../../../src/views/clusters.js';
@@ -22,17 +22,13 @@ const meta = {
   requestedAt: '2026-11-29T14:02:00.000Z',
 };
 
-function clusterConfig(name: string, over: Partial<ClusterConfig> = {}): ClusterConfig {
+function cluster(name: string, over: Partial<ClusterConfig> = {}): ClusterConfig {
   return {
-    name,
-    context: `ctx-${name}`,
-    inCluster: false,
-    channels: [],
-    approvers: { users: ['U0BOB'], groups: ['S0SRE'] },
-    fourEyes: true,
-    approvalTtlMinutes: 30,
-    migrationLabel: 'proxy-migrate.io/mode',
-    probe: { image: 'probe', namespace: 'kube-system' },
+    ...clusterConfig({
+      name,
+      context: `ctx-${name}`,
+      approvers: { users: ['U0BOB'], groups: ['S0SRE'] },
+    }),
     ...over,
   };
 }
@@ -45,8 +41,8 @@ describe('views', () => {
   it('clusters shows channels, approvers and what is usable here', () => {
     const messages = clustersMessage(
       [
-        clusterConfig('cluster-a', { channels: ['C0OPS'] }),
-        clusterConfig('cluster-b', { channels: ['C0OTHER'], fourEyes: false }),
+        cluster('cluster-a', { channels: ['C0OPS'] }),
+        cluster('cluster-b', { channels: ['C0OTHER'], fourEyes: false }),
       ],
       'C0OPS',
     );
