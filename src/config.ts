@@ -111,10 +111,10 @@ const clusterSchema = z
       .strictObject({
         image: z.string().min(1).default(DEFAULT_PROBE_IMAGE),
         namespace: z.string().min(1).default('kube-system'),
-        /** Nodes probed at once during pre-flight (default 20). */
-        concurrency: z.number().int().min(1).max(200).optional(),
+        /** Nodes probed at once during pre-flight. */
+        concurrency: z.number().int().min(1).max(200).default(20),
       })
-      .default({ image: DEFAULT_PROBE_IMAGE, namespace: 'kube-system' }),
+      .default({ image: DEFAULT_PROBE_IMAGE, namespace: 'kube-system', concurrency: 20 }),
   })
   .refine((c) => !(c.inCluster && (c.kubeconfig !== undefined || c.context !== undefined)), {
     error: 'inCluster: true cannot be combined with kubeconfig or context; pick one',

@@ -9,12 +9,13 @@ import {
   ConfigError,
   defaultKubeconfigs,
   loadConfig,
+  logLevels,
   type ClusterConfig,
 } from '../config.js';
 import { resolveCluster } from '../core/cluster-access.js';
 import { newRunId } from '../engine/run-id.js';
 import { runPreflight, type PreflightPhase } from '../engine/preflight-run.js';
-import { asAppError, isAppError } from '../errors.js';
+import { isAppError, toUserMessage } from '../errors.js';
 import { createLogger } from '../log.js';
 import { systemClock } from '../ports/clock.js';
 import { reportMarkdown } from '../views/preflight-report.js';
@@ -68,7 +69,7 @@ export async function runTerminalPreflight(io: CliIo, args: TerminalPreflight): 
     return EXIT.usage;
   }
   const logger = createLogger({
-    level: (io.env.LOG_LEVEL as 'warn' | undefined) ?? 'warn',
+    level: logLevels.find((l) => l === io.env.LOG_LEVEL) ?? 'warn',
     destination: process.stderr,
   });
   let cluster: ClusterConfig;
@@ -79,7 +80,12 @@ export async function runTerminalPreflight(io: CliIo, args: TerminalPreflight): 
     cluster =
       config === undefined
         ? adHocCluster(args)
-        : resolveCluster(config.clusters, args.cluster, '', 'proxy-migrate preflight <cluster>');
+        : resolveCluster(
+            config.clusters,
+            args.cluster,
+            undefined,
+            'proxy-migrate preflight <cluster>',
+          );
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr.write(
@@ -88,7 +94,7 @@ export async function runTerminalPreflight(io: CliIo, args: TerminalPreflight): 
       return EXIT.config;
     }
     if (isAppError(error)) {
-      io.stderr.write(`${error.message} ${error.remedy}\n`);
+      io.stderr.write(`${toUserMessage(error)}\n`);
       return EXIT.usage;
     }
     throw error;
@@ -96,6 +102,7 @@ export async function runTerminalPreflight(io: CliIo, args: TerminalPreflight): 
   cluster = {
     ...cluster,
     probe: {
+      ...cluster.probe,
       image: args.probeImage ?? cluster.probe.image,
       namespace: args.probeNamespace ?? cluster.probe.namespace,
     },
@@ -114,7 +121,7 @@ export async function runTerminalPreflight(io: CliIo, args: TerminalPreflight): 
       clock: systemClock,
       ...(poolLabel === undefined ? {} : { poolLabel }),
       suppressed: new Set(args.suppressed),
-      probeConcurrency: args.concurrency ?? cluster.probe.concurrency ?? 20,
+      probeConcurrency: args.concurrency ?? cluster.probe.concurrency,
       onProgress: progressWriter(io),
     });
     const out =
@@ -130,8 +137,7 @@ export async function runTerminalPreflight(io: CliIo, args: TerminalPreflight): 
     if (args.failOn === 'warn' && report.summary.warn > 0) return EXIT.warnings;
     return EXIT.ok;
   } catch (error) {
-    const appError = asAppError(error);
-    io.stderr.write(`${appError.message} ${appError.remedy} (${appError.code})\n`);
+    io.stderr.write(`${toUserMessage(error)}\n`);
     return EXIT.failure;
   }
 }

@@ -110,14 +110,12 @@ async function start(
     });
   }
 
-  let stopping = false;
   const server = createHttpServer({
     ...(bolt?.listener === undefined ? {} : { slackListener: bolt.listener }),
     readiness: async () => {
       const checks = {
         ...(await execution.checks()),
         slack: slackState.ok ? 'ok' : `auth failed: ${slackState.detail}`,
-        ...(stopping ? { process: 'shutting down' } : {}),
       };
       return { ready: Object.values(checks).every((v) => v === 'ok'), checks };
     },
@@ -127,8 +125,17 @@ async function start(
     }),
     logger,
   });
-  const port = await listen(server, config.port, overrides.host);
-  if (bolt?.socketMode === true) await bolt.app.start();
+  let port: number;
+  try {
+    port = await listen(server, config.port, overrides.host);
+    if (bolt?.socketMode === true) await bolt.app.start();
+  } catch (error) {
+    // The worker is already taking jobs: hand them back rather than let exit cut them off.
+    clearInterval(recheck);
+    server.close();
+    await execution.stop(0);
+    throw error;
+  }
   logger.info(
     {
       port,
@@ -144,7 +151,6 @@ async function start(
     executor: execution.kind,
     ...(execution.runs === undefined ? {} : { runs: execution.runs }),
     stop: async () => {
-      stopping = true;
       clearInterval(recheck);
       logger.info('stopping: no new Slack requests or jobs');
       if (bolt?.socketMode === true) await bolt.app.stop();

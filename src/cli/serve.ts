@@ -3,7 +3,7 @@
  * within the configured grace period (kept below Kubernetes' terminationGracePeriodSeconds).
  */
 import { ConfigError, loadConfig, type AppConfig, type ConfigRole } from '../config.js';
-import { isAppError } from '../errors.js';
+import { isAppError, toUserMessage } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import type { RunningProcess } from './runtime.js';
 import { EXIT, type CliIo } from './types.js';
@@ -32,7 +32,7 @@ export async function serveUntilSignal(
       { err: error, code: isAppError(error) ? error.code : undefined },
       'could not start',
     );
-    if (isAppError(error)) io.stderr.write(`${error.message} ${error.remedy} (${error.code})\n`);
+    if (isAppError(error)) io.stderr.write(`${toUserMessage(error)}\n`);
     return EXIT.failure;
   }
   return new Promise<number>((resolve) => {

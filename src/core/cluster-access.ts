@@ -34,12 +34,13 @@ function listNames(names: readonly string[], max = 10): string {
 
 /**
  * Finds the named cluster and checks that `channelId` may drive it (an empty channel list means
- * any channel). Throws a USAGE, UNKNOWN_CLUSTER or CHANNEL_NOT_ALLOWED {@link AppError}.
+ * any channel; no channel id means a terminal run, which channels do not restrict). Throws a
+ * USAGE, UNKNOWN_CLUSTER or CHANNEL_NOT_ALLOWED {@link AppError}.
  */
 export function resolveCluster(
   clusters: readonly ClusterConfig[],
   name: string | undefined,
-  channelId: string,
+  channelId: string | undefined,
   usage: string,
 ): ClusterConfig {
   const names = clusters.map((c) => c.name);
@@ -59,7 +60,7 @@ export function resolveCluster(
       },
     );
   }
-  if (cluster.channels.length > 0 && !cluster.channels.includes(channelId)) {
+  if (channelId !== undefined && !channelAllowed(cluster, channelId)) {
     throw new AppError(
       'CHANNEL_NOT_ALLOWED',
       `Cluster ${cluster.name} cannot be driven from this channel.`,

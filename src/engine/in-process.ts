@@ -3,6 +3,7 @@
  * For the demo and single-process rehearsals only; nothing survives a restart, so production
  * uses BullMQ.
  */
+import { withDeadline } from '../core/deadline.js';
 import { asAppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
@@ -73,24 +74,20 @@ export class InProcessRuns implements Runs {
   async waitFor(runId: string, timeoutMs: number): Promise<RunEnd> {
     const run = this.runs.get(runId);
     if (run === undefined) throw new Error(`no run ${runId} in this process`);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`run ${runId} did not finish within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([run, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return withDeadline(
+      run,
+      timeoutMs,
+      () => new Error(`run ${runId} did not finish within ${timeoutMs} ms`),
+    );
   }
 
   /** Stops retrying and waits for running attempts, up to `graceMs`. */
   async close(graceMs: number): Promise<void> {
     this.closed = true;
-    const all = Promise.all(this.runs.values());
-    await Promise.race([all, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    await withDeadline(
+      Promise.all(this.runs.values()),
+      graceMs,
+      () => new Error('grace period over'),
+    ).catch(() => this.logger.warn({ graceMs }, 'in-process runs still active at the deadline'));
   }
 }

@@ -102,9 +102,7 @@ export async function runPreflightJob(
       shell: deps.clusters.nodeShell(data.cluster, data.runId),
       clock: deps.clock,
       ...(clusterConfig.poolLabel === undefined ? {} : { poolLabel: clusterConfig.poolLabel }),
-      ...(clusterConfig.probe.concurrency === undefined
-        ? {}
-        : { probeConcurrency: clusterConfig.probe.concurrency }),
+      probeConcurrency: clusterConfig.probe.concurrency,
       onProgress: (phase, done, total) => {
         if (phase === 'probing') progress.report(done, total);
       },
@@ -118,11 +116,12 @@ export async function runPreflightJob(
       { err: appError, code: appError.code, retrying },
       'pre-flight could not read the cluster',
     );
-    await deps.chat.update(
-      data.channel,
-      cardTs,
-      preflightFailedCard(data.cluster, appError, meta, retrying),
-    );
+    // The cluster error is what matters: a failure to show it must not replace it.
+    await deps.chat
+      .update(data.channel, cardTs, preflightFailedCard(data.cluster, appError, meta, retrying))
+      .catch((slackFailure: unknown) =>
+        log.warn({ err: slackFailure }, 'could not show the failure on the card'),
+      );
     throw appError;
   }
   const { report, overview } = outcome;

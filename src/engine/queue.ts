@@ -81,6 +81,12 @@ export class RunQueue implements Runs {
         () => unavailable(),
       );
     } catch (error) {
+      // A slow add may still land after the deadline: if the job exists, it was started, and
+      // telling the user "nothing was started" would invite a duplicate run.
+      const landed = await withDeadline(this.queue.getJob(jobId), ENQUEUE_DEADLINE_MS, () =>
+        unavailable(),
+      ).catch(() => undefined);
+      if (landed !== undefined) return;
       throw error instanceof AppError ? error : unavailable(error);
     }
   }

@@ -66,7 +66,7 @@ export function createRunWorker(options: RunWorkerOptions): Worker {
         const message = `${appError.code}: ${appError.message}`;
         throw appError.retryable
           ? new Error(message, { cause: appError })
-          : new UnrecoverableError(message);
+          : Object.assign(new UnrecoverableError(message), { cause: appError });
       }
     },
     { connection: options.connection, prefix: options.prefix, concurrency: options.concurrency },

@@ -16,7 +16,7 @@ import {
   severityEmoji,
   severityWord,
 } from './finding-text.js';
-import type { RunMeta, ThreadReport } from './preflight.js';
+import { footer, type RunMeta, type ThreadReport } from './preflight.js';
 
 const MAX_ON_CARD = 8;
 /** More replies than this and the thread gets the short form plus the full report as a file. */
@@ -31,15 +31,6 @@ function counts(summary: Record<Severity, number>): string {
     `${severityEmoji.info} ${plural(summary.info, 'note', 'notes')}`,
     `${severityEmoji.pass} ${summary.pass} passed`,
   ].join('   ');
-}
-
-function footer(meta: RunMeta, durationMs: number): string {
-  return [
-    `requested by <@${meta.requestedBy}>`,
-    `${meta.requestedAt.slice(11, 16)} UTC`,
-    `took ${duration(durationMs)}`,
-    `run \`${meta.runId}\``,
-  ].join(' · ');
 }
 
 export function reportCard(
@@ -62,7 +53,9 @@ export function reportCard(
   } else {
     blocks.push(section(':white_check_mark: No blockers and no warnings.'));
   }
-  blocks.push(context('Full report ▸ in thread', footer(meta, ov.durationMs)));
+  blocks.push(
+    context('Full report ▸ in thread', footer(meta, [`took ${duration(ov.durationMs)}`])),
+  );
   return {
     text:
       `Pre-flight ${report.cluster}: ${report.summary.block} blockers, ${report.summary.warn} warnings ` +

@@ -13,7 +13,8 @@ export interface RunMeta {
   requestedAt: string;
 }
 
-function footer(meta: RunMeta, extra: string[] = []): string {
+/** Who asked, when, and the run id: the last line of every card of a run. */
+export function footer(meta: RunMeta, extra: string[] = []): string {
   return [
     `requested by <@${meta.requestedBy}>`,
     utcTime(meta.requestedAt),

@@ -10,8 +10,6 @@ import {
   VersionApi,
   type ConfigurationOptions,
   type KubeConfig,
-  Observable,
-  type ObservableMiddleware,
 } from '@kubernetes/client-node';
 import type {
   KubeConfigMap,
@@ -23,19 +21,16 @@ import type {
 } from '../../core/kube.js';
 import type { ClusterPort, ListProgress } from '../../ports/cluster.js';
 import { AppError } from '../../errors.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, withRequestDeadline } from './deadline.js';
 import { kubeError } from './errors.js';
 
 export const PAGE_SIZE = 500;
-const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
 const MAX_LIST_RESTARTS = 3;
 
 interface Page<T> {
   items: T[];
   metadata?: { _continue?: string };
 }
-
-/** A CRD that is not installed answers 404 on its list: that means "none", not an error. */
-class CrdAbsent extends Error {}
 
 /** The SDK's model classes serialise to the API's JSON shape; the core only sees that shape. */
 function plain<T>(value: unknown): T {
@@ -71,16 +66,7 @@ export class KubeCluster implements ClusterPort {
 
   /** Per-request options: an abort signal so no call outlives its deadline. */
   private options(): ConfigurationOptions {
-    const timeoutMs = this.timeoutMs;
-    // The object-parameter API runs observable middleware (the SDK's own Observable stub).
-    const deadline: ObservableMiddleware = {
-      pre: (context) => {
-        context.setSignal(AbortSignal.timeout(timeoutMs));
-        return new Observable(Promise.resolve(context));
-      },
-      post: (context) => new Observable(Promise.resolve(context)),
-    };
-    return { middleware: [deadline], middlewareMergeStrategy: 'append' };
+    return withRequestDeadline(this.timeoutMs);
   }
 
   private async call<T>(what: string, request: () => Promise<T>): Promise<T> {
@@ -168,9 +154,10 @@ export class KubeCluster implements ClusterPort {
 
   async listPrometheusRules(): Promise<PrometheusRule[] | undefined> {
     try {
-      return await this.listAll<PrometheusRule>('list PrometheusRules', async (cont) => {
-        try {
-          return (await this.custom.listClusterCustomObject(
+      return await this.listAll<PrometheusRule>(
+        'list PrometheusRules',
+        async (cont) =>
+          (await this.custom.listClusterCustomObject(
             {
               group: 'monitoring.coreos.com',
               version: 'v1',
@@ -178,14 +165,11 @@ export class KubeCluster implements ClusterPort {
               ...this.page(cont),
             },
             this.options(),
-          )) as Page<unknown>;
-        } catch (error) {
-          if ((error as { code?: number }).code === 404) throw new CrdAbsent();
-          throw error;
-        }
-      });
+          )) as Page<unknown>,
+      );
     } catch (error) {
-      if (error instanceof AppError && error.cause instanceof CrdAbsent) return undefined;
+      // A CRD that is not installed answers 404 on its list: that means "no rules", not an error.
+      if (error instanceof AppError && error.code === 'K8S_NOT_FOUND') return undefined;
       throw error;
     }
   }

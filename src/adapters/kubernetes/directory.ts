@@ -53,11 +53,7 @@ export class KubeClusterDirectory implements ClusterDirectory {
     const cached = this.clients.get(clusterName);
     if (cached !== undefined) return cached;
     const cluster = this.cluster(clusterName);
-    const client = new KubeCluster(
-      cluster.name,
-      kubeConfigFor(cluster, this.config.defaultKubeconfigs),
-      this.options,
-    );
+    const client = new KubeCluster(cluster.name, this.kubeConfig(cluster), this.options);
     this.clients.set(clusterName, client);
     return client;
   }

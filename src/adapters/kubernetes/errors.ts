@@ -40,34 +40,40 @@ export function kubeError(error: unknown, cluster: string, what: string): AppErr
         return new AppError('K8S_UNAUTHORIZED', `${at}: the credentials were rejected.`, {
           remedy:
             'Refresh the kubeconfig credentials for this cluster (token, certificate or exec plugin).',
+          cause: error,
           details,
         });
       case 403:
         return new AppError('K8S_FORBIDDEN', `${at}: ${detail}`, {
           remedy: 'Grant the bot’s identity the permissions in deploy/rbac.yaml.',
+          cause: error,
           details,
         });
       case 404:
         return new AppError('K8S_NOT_FOUND', `${at}: ${detail}`, {
           remedy: 'Check the object exists.',
+          cause: error,
           details,
         });
       case 409:
         return new AppError('K8S_CONFLICT', `${at}: ${detail}`, {
           remedy: 'Someone else changed the object at the same time; the bot re-reads and retries.',
           retryable: true,
+          cause: error,
           details,
         });
       case 429:
         return new AppError('K8S_THROTTLED', `${at}: the API server is throttling requests.`, {
           remedy: 'Wait and retry; the bot backs off on its own.',
           retryable: true,
+          cause: error,
           details,
         });
       default:
         return new AppError('K8S_API_ERROR', `${at}: ${detail}`, {
           remedy: 'Check the API server’s health; the bot retries server errors.',
           retryable: error.code >= 500,
+          cause: error,
           details,
         });
     }

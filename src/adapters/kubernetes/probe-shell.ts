@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import {
   CoreV1Api,
   Exec,
+  type ConfigurationOptions,
   type KubeConfig,
   type V1Pod,
   type V1Status,
@@ -13,6 +14,11 @@ import {
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { CommandResult, NodeShell, RunOptions } from '../../ports/node-shell.js';
+import { withDeadline } from '../../core/deadline.js';
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS as REQUEST_TIMEOUT_MS,
+  withRequestDeadline,
+} from './deadline.js';
 import { kubeError } from './errors.js';
 import {
   PROBE_CONTAINER,
@@ -84,10 +90,10 @@ export class ProbePodShell implements NodeShell {
     const { namespace, image, runId } = this.options;
     let created: V1Pod;
     try {
-      created = await this.core.createNamespacedPod({
-        namespace,
-        body: probePodManifest({ node, namespace, image, runId }),
-      });
+      created = await this.core.createNamespacedPod(
+        { namespace, body: probePodManifest({ node, namespace, image, runId }) },
+        this.request(),
+      );
     } catch (error) {
       throw kubeError(error, this.options.cluster, `create a probe pod on ${node}`);
     }
@@ -95,9 +101,11 @@ export class ProbePodShell implements NodeShell {
     this.created.add(name);
     const deadline = Date.now() + (this.options.startTimeoutMs ?? 60_000);
     for (;;) {
-      const pod = await this.core.readNamespacedPod({ namespace, name }).catch((error: unknown) => {
-        throw kubeError(error, this.options.cluster, `read probe pod ${name}`);
-      });
+      const pod = await this.core
+        .readNamespacedPod({ namespace, name }, this.request())
+        .catch((error: unknown) => {
+          throw kubeError(error, this.options.cluster, `read probe pod ${name}`);
+        });
       const phase = pod.status?.phase;
       const waiting = pod.status?.containerStatuses?.[0]?.state?.waiting;
       if (phase === 'Running') return name;
@@ -136,10 +144,10 @@ export class ProbePodShell implements NodeShell {
   private collectStale(): Promise<void> {
     this.collecting ??= (async () => {
       const { namespace } = this.options;
-      const list = await this.core.listNamespacedPod({
-        namespace,
-        labelSelector: `${PROBE_LABEL}=true`,
-      });
+      const list = await this.core.listNamespacedPod(
+        { namespace, labelSelector: `${PROBE_LABEL}=true` },
+        this.request(),
+      );
       const cutoff = Date.now() - PROBE_LIFETIME_SECONDS * 1000;
       const stale = list.items.filter((pod) => {
         const created = pod.metadata?.creationTimestamp?.getTime() ?? Date.now();
@@ -151,11 +159,10 @@ export class ProbePodShell implements NodeShell {
       });
       await Promise.all(
         stale.map((pod) =>
-          this.core.deleteNamespacedPod({
-            namespace,
-            name: pod.metadata?.name ?? '',
-            gracePeriodSeconds: 0,
-          }),
+          this.core.deleteNamespacedPod(
+            { namespace, name: pod.metadata?.name ?? '', gracePeriodSeconds: 0 },
+            this.request(),
+          ),
         ),
       );
       if (stale.length > 0)
@@ -182,7 +189,7 @@ export class ProbePodShell implements NodeShell {
     const stdout = new Collector();
     const stderr = new Collector();
     let status: V1Status | undefined;
-    const socket = await this.exec
+    const connecting = this.exec
       .exec(
         this.options.namespace,
         pod,
@@ -204,6 +211,13 @@ export class ProbePodShell implements NodeShell {
           error,
         );
       });
+    const socket = await withDeadline(connecting, REQUEST_TIMEOUT_MS, () =>
+      this.failed(
+        node,
+        `exec into probe pod ${pod} did not connect in time.`,
+        'Check the API server and the node’s kubelet are reachable.',
+      ),
+    );
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
@@ -234,6 +248,11 @@ export class ProbePodShell implements NodeShell {
     return { exitCode, stdout: stdout.text(), stderr: stderr.text() };
   }
 
+  /** Options for every API call: a deadline, so a hung API server cannot hang the run. */
+  private request(): ConfigurationOptions {
+    return withRequestDeadline(REQUEST_TIMEOUT_MS);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.pods.values()].map((pending) => pending.catch(() => undefined)));
@@ -243,7 +262,10 @@ export class ProbePodShell implements NodeShell {
     await Promise.all(
       names.map((name) =>
         this.core
-          .deleteNamespacedPod({ namespace: this.options.namespace, name, gracePeriodSeconds: 0 })
+          .deleteNamespacedPod(
+            { namespace: this.options.namespace, name, gracePeriodSeconds: 0 },
+            this.request(),
+          )
           .catch((error: unknown) =>
             this.options.logger.warn({ err: error, pod: name }, 'could not delete probe pod'),
           ),

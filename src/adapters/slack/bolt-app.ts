@@ -34,10 +34,16 @@ function clientOptions(
         : `${slack.apiUrl}/`;
   return {
     logger: slackLogger(logger, 'slack-web-api'),
+    // The SDK's defaults are no timeout and ten retries over about thirty minutes, long enough to
+    // hold a job (or start-up) hostage; the queue's own retries take over after these.
+    timeout: SLACK_TIMEOUT_MS,
+    retryConfig: { retries: 3, factor: 2, minTimeout: 1_000, maxTimeout: 10_000 },
     ...(apiUrl === undefined ? {} : { slackApiUrl: apiUrl }),
     ...overrides,
   };
 }
+
+const SLACK_TIMEOUT_MS = 15_000;
 
 export function createWebClient(
   slack: SlackConfig,

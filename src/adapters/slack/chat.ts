@@ -1,6 +1,7 @@
 /** ChatPort over the Slack Web API: every call maps Slack's failures to AppErrors with remedies. */
 import type { WebClient } from '@slack/web-api';
 import type { ChatMessage, ChatPort, FileUpload, PostOptions } from '../../ports/chat.js';
+import { AppError } from '../../errors.js';
 import { slackError } from './errors.js';
 
 export class SlackChat implements ChatPort {
@@ -11,6 +12,7 @@ export class SlackChat implements ChatPort {
     message: ChatMessage,
     options: PostOptions = {},
   ): Promise<{ ts: string }> {
+    let ts: string | undefined;
     try {
       const result = await this.client.chat.postMessage({
         channel,
@@ -20,11 +22,17 @@ export class SlackChat implements ChatPort {
         unfurl_links: false,
         unfurl_media: false,
       });
-      if (result.ts === undefined) throw new Error('chat.postMessage returned no ts');
-      return { ts: result.ts };
+      ts = result.ts;
     } catch (error) {
       throw slackError(error, 'chat.postMessage');
     }
+    if (ts === undefined) {
+      throw new AppError('SLACK_API_ERROR', 'Slack accepted chat.postMessage but returned no ts.', {
+        remedy: 'Check SLACK_API_URL points at the Slack Web API; the bot retries.',
+        retryable: true,
+      });
+    }
+    return { ts };
   }
 
   async update(channel: string, ts: string, message: ChatMessage): Promise<void> {

@@ -9,7 +9,7 @@ import { KubeCluster } from '../../../src/adapters/kubernetes/cluster-client.js'
 import { kubeConfigFor } from '../../../src/adapters/kubernetes/kubeconfig.js';
 import { clusterConfig as configure, type ClusterConfig } from '../../../src/config.js';
 import { AppError } from '../../../src/errors.js';
-import { startTwin, type Twin } from '../../../src/twin/index.js';
+import { resourceFor, startTwin, type Twin } from '../../../src/twin/index.js';
 
 function clusterConfig(over: Partial<ClusterConfig>): ClusterConfig {
   return { ...configure({ name: 'cluster-a' }), ...over };
@@ -69,6 +69,34 @@ describe('KubeCluster against the twin', () => {
     // Objects come back in the API's JSON shape, timestamps as strings.
     expect(typeof nodes[0]?.metadata.creationTimestamp).toBe('string');
     expect(nodes[0]?.status?.nodeInfo?.kernelVersion).toMatch(/^\d+\.\d+/);
+  });
+
+  it('restarts a list whose continue token expired (410) and still returns every node once', async () => {
+    const cluster = new KubeCluster('cluster-a', kubeConfigFor(clusterConfig({ kubeconfig }), []), {
+      pageSize: 2,
+    });
+    const progress: [number, number][] = [];
+    let compacted = false;
+    const nodes = await cluster.listNodes((received, pages) => {
+      progress.push([received, pages]);
+      // After the first page, a write and a compaction (as etcd does) expire the token.
+      if (!compacted) {
+        compacted = true;
+        const def = resourceFor('configmaps');
+        const cm = twin.store.get(def, 'kube-system', 'kube-proxy')!;
+        twin.store.update(def, { ...cm, metadata: { ...cm.metadata, labels: { touched: 'yes' } } });
+        twin.store.compact();
+      }
+    });
+    expect(nodes.map((n) => n.metadata.name).sort()).toEqual(
+      ['blue-1', 'blue-2', 'cp-1', 'green-1', 'green-2', 'legacy-1'].sort(),
+    );
+    expect(progress).toEqual([
+      [2, 1],
+      [2, 1],
+      [4, 2],
+      [6, 3],
+    ]);
   });
 
   it('reads DaemonSets and ConfigMaps, and a missing ConfigMap is undefined, not an error', async () => {

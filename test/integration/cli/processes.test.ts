@@ -60,7 +60,8 @@ describe('proxy-migrate processes', () => {
     await twin.writeKubeconfig(join(dir, 'kubeconfig.yaml'));
     await writeFile(
       join(dir, 'clusters.yaml'),
-      `clusters:\n  - name: cluster-a\n    kubeconfig: ./kubeconfig.yaml\n    context: ${twin.name}\n`,
+      // channels restrict Slack, never a terminal run; probe.concurrency reaches the terminal.
+      `clusters:\n  - name: cluster-a\n    kubeconfig: ./kubeconfig.yaml\n    context: ${twin.name}\n    channels: [C0OPS]\n    probe: { concurrency: 2 }\n`,
     );
     env = botEnv(fake, join(dir, 'clusters.yaml'), uniquePrefix('cli'));
   });
