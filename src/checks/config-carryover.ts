@@ -3,15 +3,13 @@
 import { KUBE_SYSTEM } from '../core/cluster-overview.js';
 import { finding } from '../core/findings.js';
 import type { KubeProxyConfiguration } from '../core/kube-proxy-config.js';
-import { configNotRead, currentConfig, isUnset } from './support/kube-proxy.js';
+import { TCP_LIBERAL_KERNEL, kernelsBelow } from './support/kernel.js';
+import { carryOverShown, configNotRead, currentConfig, isUnset } from './support/kube-proxy.js';
 import { KEEP_ALL_NODEPORT_ADDRESSES } from './support/node-ports.js';
 import { isDict, toYaml, type Dict } from './support/yaml.js';
 import type { Check } from './types.js';
 
 const ID = 'config-carryover';
-
-// The cutover builds the canary from nftablesCarryOver and reads this next to it.
-export { KEEP_ALL_NODEPORT_ADDRESSES };
 
 /** nftables defaults that apply when nothing is carried (v1alpha1 defaulting; bit 14 = 0x4000). */
 export const NFTABLES_DEFAULTS: Readonly<Record<string, string>> = {
@@ -29,6 +27,8 @@ export interface CarriedSetting {
   value: unknown;
   /** Why, when it is not a plain copy. */
   note?: string;
+  /** Not in the current configuration: set for nftables mode (conntrack.tcpBeLiberal). */
+  added?: true;
 }
 
 export interface DroppedSetting {
@@ -79,11 +79,23 @@ const REWRITTEN = new Set([
   'iptables',
 ]);
 
+export interface CarryOverOptions {
+  /**
+   * Also set conntrack.tcpBeLiberal: true (for nodes on kernels before 6.1, which nftables mode
+   * leaves without an INVALID-drop workaround; facts §9). Default false.
+   */
+  tcpBeLiberal?: boolean;
+}
+
 /**
  * The current configuration rewritten for nftables mode: what carries over, what cannot, and the
- * fragment to merge. Pure, so the cutover builds the canary ConfigMap from the same answer.
+ * fragment to merge into the nftables KubeProxyConfiguration. Pure: the same input gives the same
+ * answer.
  */
-export function nftablesCarryOver(config: KubeProxyConfiguration): CarryOver {
+export function nftablesCarryOver(
+  config: KubeProxyConfiguration,
+  options: CarryOverOptions = {},
+): CarryOver {
   const mode = typeof config.mode === 'string' ? config.mode : '';
   // The section the running mode reads its sync periods from (conversion.go).
   const syncFrom =
@@ -149,10 +161,16 @@ export function nftablesCarryOver(config: KubeProxyConfiguration): CarryOver {
     }
   }
 
+  // conntrack.tcpBeLiberal: true, added when asked and not already set (then it carries unchanged).
+  const conntrack = section(config, 'conntrack');
+  const addLiberal = options.tcpBeLiberal === true && conntrack['tcpBeLiberal'] !== true;
+  const newConntrack: Dict = addLiberal ? { ...conntrack, tcpBeLiberal: true } : conntrack;
+
   for (const [key, value] of Object.entries(config)) {
     if (REWRITTEN.has(key)) continue;
     if (isDict(value)) {
       for (const [sub, v] of Object.entries(value)) {
+        if (addLiberal && key === 'conntrack' && sub === 'tcpBeLiberal') continue;
         if (!isUnset(v))
           carried.push({ from: `${key}.${sub}`, to: `${key}.${sub}`, value: v, note: 'unchanged' });
       }
@@ -173,6 +191,17 @@ export function nftablesCarryOver(config: KubeProxyConfiguration): CarryOver {
     });
   }
 
+  if (addLiberal) {
+    const previous = conntrack['tcpBeLiberal'];
+    carried.push({
+      from: 'conntrack.tcpBeLiberal',
+      to: 'conntrack.tcpBeLiberal',
+      value: true,
+      added: true,
+      note: `added${isUnset(previous) ? '' : ` in place of ${shown(previous)}`}: nodes run kernels before 6.1, where nftables mode has no INVALID-drop workaround; see conntrack-liberal`,
+    });
+  }
+
   const sortedNftables = Object.fromEntries(
     Object.entries(nftables).sort(([a], [b]) => a.localeCompare(b)),
   );
@@ -182,6 +211,7 @@ export function nftablesCarryOver(config: KubeProxyConfiguration): CarryOver {
     if (key === 'mode') result.mode = 'nftables';
     else if (key === 'nodePortAddresses') result.nodePortAddresses = nodePortAddresses;
     else if (key === 'nftables') result.nftables = sortedNftables;
+    else if (key === 'conntrack' && addLiberal) result.conntrack = newConntrack;
     else result[key] = value;
   }
   if (!('mode' in result)) result.mode = 'nftables';
@@ -190,11 +220,14 @@ export function nftablesCarryOver(config: KubeProxyConfiguration): CarryOver {
   }
   if (Object.keys(sortedNftables).length > 0 && !('nftables' in result))
     result.nftables = sortedNftables;
+  if (addLiberal && !('conntrack' in result)) result.conntrack = newConntrack;
 
   const changed: Dict = { mode: 'nftables' };
   if (nodePortAddresses !== undefined && nodePortAddresses !== null)
     changed.nodePortAddresses = nodePortAddresses;
   if (Object.keys(sortedNftables).length > 0) changed.nftables = sortedNftables;
+  // The whole conntrack: block, so replacing the block does not lose its other keys.
+  if (addLiberal) changed.conntrack = newConntrack;
   const fragment = [
     '# KubeProxyConfiguration for the nftables canary: the current one with these keys set and the',
     '# ipvs: block removed; every other key stays as it is.',
@@ -228,9 +261,11 @@ export const configCarryover: Check = {
     const config = currentConfig(ctx);
     if (config === undefined) return [configNotRead(ctx, ID, 'which settings carry over')];
     const scope = { kind: 'cluster', name: ctx.snapshot.cluster } as const;
-    // Already on nftables: no canary configuration is built, so there is nothing to report.
-    if (ctx.kubeProxy.mode?.effective === 'nftables') return [];
-    const result = nftablesCarryOver(config);
+    // Already on nftables: there is nothing to carry over, so there is nothing to report.
+    if (!carryOverShown(ctx)) return [];
+    const result = nftablesCarryOver(config, {
+      tcpBeLiberal: kernelsBelow(ctx, TCP_LIBERAL_KERNEL).length > 0,
+    });
     const source = ctx.kubeProxy.source;
     const from =
       source?.kind === 'configmap'
@@ -239,14 +274,15 @@ export const configCarryover: Check = {
     const nftCarried = result.carried.filter(
       (c) => c.to.startsWith('nftables.') && c.from !== c.to,
     );
+    const added = result.carried.filter((c) => c.added === true);
     return [
       finding({
         check: ID,
         severity: 'info',
         scope,
-        title: `The nftables canary carries ${result.carried.length} setting(s) from ${from}${
+        title: `The nftables canary carries ${result.carried.length - added.length} setting(s) from ${from}${
           nftCarried.length > 0 ? ` (${nftCarried.length} moved into nftables.*)` : ''
-        }; ${result.dropped.length} cannot be carried`,
+        }${added.length > 0 ? ` and adds ${added.map((c) => `${c.to}: ${shown(c.value)}`).join(', ')}` : ''}; ${result.dropped.length} cannot be carried`,
         detail: `IPVS mode reads ipvs.syncPeriod/minSyncPeriod and iptables.masqueradeAll/masqueradeBit; nftables mode reads only nftables.*, so anything not copied silently becomes a default.\n${table(result)}`,
         commands: [result.fragment],
       }),

@@ -3,12 +3,17 @@
  * packets INVALID and nftables mode installs no workaround (facts §9; playbook 000 trap 8, 001).
  */
 import { finding, type Finding } from '../core/findings.js';
+import { sumCounter } from '../core/parse/conntrack.js';
 import { countNodes, entriesOf, perPool, type PoolGroup } from './group.js';
-import { kernelLines, kernelsBelow, type NodeKernel } from './support/kernel.js';
+import {
+  TCP_LIBERAL_KERNEL,
+  kernelLines,
+  kernelsBelow,
+  type NodeKernel,
+} from './support/kernel.js';
+import { carryOverShown } from './support/kube-proxy.js';
 import { evidenceList } from './support/text.js';
 import type { Check, CheckContext } from './types.js';
-
-const LIBERAL_KERNEL = { major: 6, minor: 1, patch: 0 } as const;
 
 export const TCP_BE_LIBERAL_SNIPPET = 'conntrack:\n  tcpBeLiberal: true';
 
@@ -38,8 +43,7 @@ function invalidEvidence(ctx: CheckContext, k: NodeKernel): string {
   if (counters === undefined || counters.length === 0) {
     return `${k.node} (${k.effective ?? ''}): invalid counters not read`;
   }
-  const sum = counters.reduce((a, b) => a + b, 0);
-  return `${k.node} (${k.effective ?? ''}): invalid=${sum} (per CPU ${counters.join('/')})`;
+  return `${k.node} (${k.effective ?? ''}): invalid=${sumCounter(counters)} (per CPU ${counters.join('/')})`;
 }
 
 export const conntrackLiberal: Check = {
@@ -48,14 +52,17 @@ export const conntrackLiberal: Check = {
   run(ctx) {
     const liberal = tcpBeLiberal(ctx);
     if (liberal.set) return [];
-    const kernels = new Map(kernelsBelow(ctx, LIBERAL_KERNEL).map((k) => [k.node, k]));
+    const kernels = new Map(kernelsBelow(ctx, TCP_LIBERAL_KERNEL).map((k) => [k.node, k]));
+    const fragment = carryOverShown(ctx)
+      ? '; the config-carryover fragment already includes it while nodes run kernels before 6.1'
+      : '';
     const build = (group: PoolGroup): Finding => {
       const members = entriesOf(group, kernels);
       const counted = members.flatMap((k) => {
         const counters = ctx.factsOf(k.node)?.conntrack?.invalidPerCpu ?? [];
-        return counters.length === 0 ? [] : [counters.reduce((a, b) => a + b, 0)];
+        return counters.length === 0 ? [] : [sumCounter(counters)];
       });
-      const total = counted.reduce((a, b) => a + b, 0);
+      const total = sumCounter(counted);
       const counterTitle =
         counted.length === 0 ? '' : `; invalid=${total} on ${counted.length} probed`;
       return finding({
@@ -65,8 +72,7 @@ export const conntrackLiberal: Check = {
         subjects: group.nodes,
         title: `${countNodes(group)} on kernel ${kernelLines(members)} (< 6.1) without conntrack.tcpBeLiberal${counterTitle}`,
         detail: `Kernels before 6.1 carry a conntrack bug that can reset long-lived TCP connections to Service IPs; iptables mode works around it with an INVALID drop rule, nftables mode installs none (PR #122663). IPVS had no such rule either, so the risk is not new, but the cut-over is the moment to close it: ${liberal.why}. Rising invalid counters on these nodes are the evidence: ${evidenceList(members, (k) => invalidEvidence(ctx, k))}.`,
-        remedy:
-          'Set conntrack.tcpBeLiberal: true in the nftables KubeProxyConfiguration (snippet below; proxy-migrate’s canary ConfigMap adds it for kernels before 6.1, and kube-proxy then sets nf_conntrack_tcp_be_liberal=1, as kind does for nftables) and watch the per-CPU invalid counters on a canary node, or move these nodes to kernel 6.1 or later.',
+        remedy: `Set conntrack.tcpBeLiberal: true in the nftables KubeProxyConfiguration (snippet below${fragment}; kube-proxy then sets nf_conntrack_tcp_be_liberal=1, as kind does for nftables) and watch the per-CPU invalid counters on the first nodes you move, or move these nodes to kernel 6.1 or later.`,
         commands: ["conntrack -S | tr ' ' '\\n' | grep invalid", TCP_BE_LIBERAL_SNIPPET],
       });
     };

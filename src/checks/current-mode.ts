@@ -68,7 +68,7 @@ function driftFinding(group: PoolGroup, modes: Map<string, string>, configured: 
   const detail =
     `kube-proxy is configured for ${configured}, but these nodes report another mode on /proxyMode. ` +
     (onNftables.length > 0
-      ? 'Nodes on nftables were moved already (the canary DaemonSet, or by hand); proxy-migrate skips them when cutting over. '
+      ? 'Nodes on nftables were moved already (the canary DaemonSet, or by hand) and need no cutover. '
       : '') +
     (stale.length > 0
       ? `A node that runs an unexpected mode has a kube-proxy that was not restarted since its configuration changed, or one not managed by the kube-proxy DaemonSet; restarting it (or a rollback) puts it on ${configured}, not back where it is now.`

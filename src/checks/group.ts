@@ -2,7 +2,8 @@
  * Node-level trouble reported per pool, the unit people act on ("pool legacy: 2 of 2 nodes on
  * kernel 5.4"): one finding per affected pool, the nodes as its subjects.
  */
-import type { Finding } from '../core/findings.js';
+import { finding, type Finding, type Severity } from '../core/findings.js';
+import { plural } from './support/text.js';
 import type { CheckContext } from './types.js';
 
 export interface PoolGroup {
@@ -54,4 +55,59 @@ export function entriesOf<T>(group: PoolGroup, byNode: ReadonlyMap<string, T>): 
 /** The group narrowed to some of its nodes, so {@link countNodes} says "2 of 5 nodes". */
 export function subGroup(group: PoolGroup, members: readonly { node: string }[]): PoolGroup {
   return { ...group, nodes: members.map((m) => m.node) };
+}
+
+/** What one pool finding says, section by section, in the order the sections were added. */
+export interface PoolParts {
+  /** Joined with `; ` into the title. */
+  titles: string[];
+  /** Joined with spaces into the detail. */
+  details: string[];
+  /** Joined with spaces into the remedy; none when empty. */
+  remedies: string[];
+}
+
+export function poolParts(): PoolParts {
+  return { titles: [], details: [], remedies: [] };
+}
+
+/** The finding for one pool: the group's nodes as subjects, the parts joined. */
+export function poolFinding(
+  check: string,
+  severity: Severity,
+  group: PoolGroup,
+  parts: PoolParts,
+  commands: string[],
+): Finding {
+  return finding({
+    check,
+    severity,
+    scope: { kind: 'pool', name: group.pool },
+    subjects: group.nodes,
+    title: parts.titles.join('; '),
+    detail: parts.details.join(' '),
+    ...(parts.remedies.length > 0 ? { remedy: parts.remedies.join(' ') } : {}),
+    commands,
+  });
+}
+
+/**
+ * The one cluster-wide note of a check that reads the node probes when they were skipped
+ * (`<what>: node probes were skipped on 3 nodes`); undefined when they ran or there are no nodes.
+ */
+export function probesSkipped(
+  ctx: CheckContext,
+  check: string,
+  note: { what: string; detail: string; commands: string[] },
+): Finding | undefined {
+  const { nodes, nodeFacts, cluster } = ctx.snapshot;
+  if (nodes.length === 0 || nodeFacts.length > 0) return undefined;
+  return finding({
+    check,
+    severity: 'info',
+    scope: { kind: 'cluster', name: cluster },
+    title: `${note.what}: node probes were skipped on ${plural(nodes.length, 'node')}`,
+    detail: note.detail,
+    commands: note.commands,
+  });
 }

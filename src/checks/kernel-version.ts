@@ -2,9 +2,18 @@
  * Guards against a node with no Service routing: kube-proxy in nftables mode deletes the IPVS rules
  * BEFORE it checks for kernel 5.13 (facts §1, §12; playbook 000 trap 5, playbook 001 pre-flight 1).
  */
-import { finding, type Finding } from '../core/findings.js';
+import type { Finding } from '../core/findings.js';
 import { compareVersions, majorMinor, parseVersion } from '../core/parse/version.js';
-import { countNodes, entriesOf, perPool, subGroup, type PoolGroup } from './group.js';
+import {
+  countNodes,
+  entriesOf,
+  perPool,
+  poolFinding,
+  poolParts,
+  probesSkipped,
+  subGroup,
+  type PoolGroup,
+} from './group.js';
 import {
   KERNEL_COLUMNS_COMMAND,
   NFTABLES_MIN_KERNEL,
@@ -13,7 +22,7 @@ import {
   nodeKernel,
   type NodeKernel,
 } from './support/kernel.js';
-import { evidenceList, plural } from './support/text.js';
+import { evidenceList } from './support/text.js';
 import type { Check, CheckContext } from './types.js';
 
 type Category = 'below' | 'mismatch' | 'unparseable' | 'unreadable' | 'unprobed';
@@ -48,7 +57,7 @@ function kernelCheckNote(ctx: CheckContext): string {
   return '';
 }
 
-function poolFinding(
+function kernelFinding(
   ctx: CheckContext,
   group: PoolGroup,
   byNode: Map<string, { kernel: NodeKernel; category: Category }>,
@@ -62,9 +71,8 @@ function poolFinding(
   const unreadable = of('unreadable');
   const unprobed = of('unprobed');
 
-  const titles: string[] = [];
-  const details: string[] = [];
-  const remedies: string[] = [];
+  const parts = poolParts();
+  const { titles, details, remedies } = parts;
   if (below.length > 0) {
     titles.push(`${countNodes(subGroup(group, below))} on kernel ${kernelLines(below)} (< 5.13)`);
     details.push(
@@ -118,21 +126,12 @@ function poolFinding(
         ? 'warn'
         : 'info';
   const spot = [...mismatch, ...unparseable, ...unreadable, ...unprobed][0];
-  return finding({
-    check: kernelVersion.id,
-    severity,
-    scope: { kind: 'pool', name: group.pool },
-    subjects: group.nodes,
-    title: titles.join('; '),
-    detail: details.join(' '),
-    remedy: remedies.join(' '),
-    commands: [
-      KERNEL_COLUMNS_COMMAND,
-      ...(spot === undefined
-        ? []
-        : [`kubectl debug node/${spot.node} -it --image=busybox -- uname -r`]),
-    ],
-  });
+  return poolFinding(kernelVersion.id, severity, group, parts, [
+    KERNEL_COLUMNS_COMMAND,
+    ...(spot === undefined
+      ? []
+      : [`kubectl debug node/${spot.node} -it --image=busybox -- uname -r`]),
+  ]);
 }
 
 export const kernelVersion: Check = {
@@ -146,20 +145,13 @@ export const kernelVersion: Check = {
       const category = categorise(kernel, probing);
       if (category !== undefined) byNode.set(node.metadata.name, { kernel, category });
     }
-    const findings = perPool(ctx, [...byNode.keys()], (group) => poolFinding(ctx, group, byNode));
-    if (!probing && ctx.snapshot.nodes.length > 0) {
-      findings.push(
-        finding({
-          check: kernelVersion.id,
-          severity: 'info',
-          scope: { kind: 'cluster', name: ctx.snapshot.cluster },
-          title: `Kernel read from the Node objects only: node probes were skipped on ${plural(ctx.snapshot.nodes.length, 'node')}`,
-          detail:
-            'status.nodeInfo.kernelVersion is what kubelet saw when it started; a node rebooted into an older kernel still reports the newer one. Spot-check with uname -r on the hosts before cutting them over.',
-          commands: [KERNEL_COLUMNS_COMMAND],
-        }),
-      );
-    }
-    return findings;
+    const findings = perPool(ctx, [...byNode.keys()], (group) => kernelFinding(ctx, group, byNode));
+    const skipped = probesSkipped(ctx, kernelVersion.id, {
+      what: 'Kernel read from the Node objects only',
+      detail:
+        'status.nodeInfo.kernelVersion is what kubelet saw when it started; a node rebooted into an older kernel still reports the newer one. Spot-check with uname -r on the hosts before cutting them over.',
+      commands: [KERNEL_COLUMNS_COMMAND],
+    });
+    return skipped === undefined ? findings : [...findings, skipped];
   },
 };

@@ -3,7 +3,12 @@
 import { KUBE_SYSTEM } from '../core/cluster-overview.js';
 import { finding, type Finding } from '../core/findings.js';
 import { kubeProxyContainer, findKubeProxyDaemonSet } from '../core/kube-proxy-config.js';
-import { compareVersions, majorMinor, parseVersion, type Version } from '../core/parse/version.js';
+import {
+  NFT_CRASH_LABEL,
+  NFT_CRASH_VERSION,
+  nftVersion as storedNftVersion,
+} from '../core/parse/nft-version.js';
+import { compareVersions, majorMinor, type Version } from '../core/parse/version.js';
 import { KERNEL_COLUMNS_COMMAND, nodesBelowNftablesKernel } from './support/kernel.js';
 import { configNotRead, proxyReplacement } from './support/kube-proxy.js';
 import { clippedList } from './support/text.js';
@@ -18,12 +23,6 @@ function skipVariable(ctx: CheckContext): string | undefined {
   const env = ds === undefined ? undefined : kubeProxyContainer(ds)?.env;
   const value = env?.find((e) => e.name === SKIP_KERNEL_CHECK)?.value;
   return value === undefined || value === '' ? undefined : value;
-}
-
-/** `major.minor.patch` anywhere in the probe's output (`1.1.3`, `nftables v1.1.3 (…)`). */
-function nftVersion(raw: string): Version | undefined {
-  const match = /(\d+)\.(\d+)\.(\d+)/.exec(raw);
-  return match === null ? undefined : parseVersion(match[0]);
 }
 
 function versionFinding(ctx: CheckContext, kp: KubeProxyVersion): Finding {
@@ -92,13 +91,13 @@ function versionFinding(ctx: CheckContext, kp: KubeProxyVersion): Finding {
 }
 
 /**
- * Whether this kube-proxy carries the fix for the nft >= 1.1.3 crash, said only when a probed host
+ * Whether this kube-proxy carries the fix for the host nft crash (facts §1), said only when a probed host
  * runs such an nft (the per-pool warning itself is nft-version's).
  */
 function nftCrashNote(ctx: CheckContext, v: Version): string {
   const affected = ctx.snapshot.nodeFacts.filter((f) => {
-    const nft = nftVersion(f.nftVersion ?? '');
-    return nft !== undefined && compareVersions(nft, { major: 1, minor: 1, patch: 3 }) >= 0;
+    const nft = storedNftVersion(f.nftVersion ?? '');
+    return nft !== undefined && compareVersions(nft, NFT_CRASH_VERSION) >= 0;
   }).length;
   if (affected === 0) return '';
   const status =
@@ -106,8 +105,8 @@ function nftCrashNote(ctx: CheckContext, v: Version): string {
       ? `kube-proxy ${majorMinor(v)} has no fix: it was cherry-picked to 1.33-1.35 only`
       : compareVersions(v, { major: 1, minor: 36, patch: 0 }) < 0
         ? `kube-proxy ${majorMinor(v)} has the fix only in patch releases from March 2026 on`
-        : `kube-proxy ${majorMinor(v)} includes the fix, though crashes were reported after it (#140898) and a later image ships nft 1.0.6.1 for them (#140405)`;
-  return ` ${affected} probed node(s) run host nft 1.1.3 or later, which made kube-proxy's nft segfault while listing (kubernetes/kubernetes#136786, fixed by #137501); ${status}. See nft-version.`;
+        : `kube-proxy ${majorMinor(v)} includes the fix`;
+  return ` ${affected} probed node(s) run host nft ${NFT_CRASH_LABEL} or later, which made kube-proxy's nft segfault while listing (kubernetes/kubernetes#136786, fixed by #137501); ${status}. See nft-version.`;
 }
 
 export const kubeProxyVersion: Check = {

@@ -1,13 +1,14 @@
 /**
  * Guards against callers of `127.0.0.1:<nodePort>`, which nftables mode does not answer by default
- * (KEP-3866; opt-in KEP-6032; facts §8; playbook 000 trap 7).
+ * (KEP-3866; opt-in KEP-6032; facts §8; playbook 000 trap 7). IPVS never answered them either, so
+ * only callers that iptables mode serves today lose anything in the move.
  */
 import { finding } from '../core/findings.js';
 import type { Container, KubeDaemonSet, KubePod, PodSpec } from '../core/kube.js';
 import { ruleExpressions } from './support/prometheus-rules.js';
 import { nodePortServices, serviceName } from './support/services.js';
-import { evidenceList, nameList, plural } from './support/text.js';
-import type { Check } from './types.js';
+import { clippedList, evidenceList, nameList, plural } from './support/text.js';
+import type { Check, CheckContext } from './types.js';
 
 const DEFAULT_RANGE = { min: 30000, max: 32767 } as const;
 
@@ -99,6 +100,37 @@ function hostNetworkDaemonSets(daemonSets: readonly KubeDaemonSet[]) {
   return daemonSets.filter((ds) => ds.spec?.template?.spec?.hostNetwork === true);
 }
 
+/**
+ * Where loopback NodePorts answer today. iptables mode answers them (iptables.localhostNodePorts,
+ * on by default, sets route_localnet=1); IPVS never did and nftables does not (facts §8).
+ */
+type Today =
+  { kind: 'iptables'; where: string } | { kind: 'failing'; modes: string } | { kind: 'unknown' };
+
+function loopbackToday(ctx: CheckContext): Today {
+  const effective = ctx.kubeProxy.mode?.effective;
+  const probed = ctx.snapshot.nodes.flatMap((n) => {
+    const mode = ctx.factsOf(n.metadata.name)?.proxyMode?.trim();
+    return mode === undefined || mode === '' ? [] : [{ node: n.metadata.name, mode }];
+  });
+  const onIptables = probed.filter((p) => p.mode === 'iptables').map((p) => p.node);
+  if (effective === 'iptables') {
+    return { kind: 'iptables', where: 'kube-proxy runs in iptables mode' };
+  }
+  if (onIptables.length > 0) {
+    return {
+      kind: 'iptables',
+      where: `${plural(onIptables.length, 'node')} ${onIptables.length === 1 ? 'reports' : 'report'} iptables on /proxyMode (${clippedList(onIptables.sort())})`,
+    };
+  }
+  const modes = new Set(probed.map((p) => p.mode));
+  if (effective !== undefined && effective !== 'unknown') modes.add(effective);
+  if (modes.size > 0 && [...modes].every((m) => m === 'ipvs' || m === 'nftables')) {
+    return { kind: 'failing', modes: [...modes].sort().join(' and ') };
+  }
+  return { kind: 'unknown' };
+}
+
 export const localhostNodeport: Check = {
   id: 'localhost-nodeport',
   title: 'Nothing calls a NodePort on 127.0.0.1',
@@ -177,14 +209,25 @@ export const localhostNodeport: Check = {
         svc === undefined ? 'no Service has this NodePort today' : `NodePort of Service ${svc}`;
       return `${r.kind} ${r.object} (${r.where}): ${r.endpoint}, ${target}`;
     });
+    const today = loopbackToday(ctx);
+    const dropped =
+      'KEP-3866 dropped loopback NodePorts from nftables mode to avoid route_localnet, the CVE-2020-8558 surface';
+    const optIn =
+      'KEP-6032 brings back an opt-in (gate KubeProxyNFTablesLocalhostNodePorts, TCP only, loopback listed in nodePortAddresses) only in newer kube-proxy.';
+    const situation =
+      today.kind === 'iptables'
+        ? `iptables mode answers loopback NodePorts (iptables.localhostNodePorts, on by default, sets route_localnet=1) and ${today.where}, so these callers can work today and fail after the move: nftables mode does not answer them (${dropped}).`
+        : today.kind === 'failing'
+          ? `Loopback NodePorts never answered in IPVS mode and do not answer in nftables mode either (${dropped}). kube-proxy runs ${today.modes} here, so these callers already fail (or fall back) today; nftables keeps them failing, and the move will not fix them.`
+          : `kube-proxy's mode could not be read, so whether these callers work today is unknown: iptables mode answers loopback NodePorts, IPVS never did, and nftables mode does not (${dropped}).`;
     return [
       finding({
         check: localhostNodeport.id,
-        severity: 'warn',
+        severity: today.kind === 'failing' ? 'info' : 'warn',
         scope,
         subjects: objects,
-        title: `${plural(objects.length, 'object')} call a NodePort on loopback (${nameList(endpoints, 5)})`,
-        detail: `Loopback NodePorts never answered in IPVS mode and do not answer in nftables mode either: KEP-3866 dropped them to avoid route_localnet (the CVE-2020-8558 surface). These callers are probably failing or falling back today; the move will not fix them. KEP-6032 brings back an opt-in (gate KubeProxyNFTablesLocalhostNodePorts, TCP only, loopback listed in nodePortAddresses) only in newer kube-proxy. Found: ${evidenceList(lines, (line) => line, 15)}.`,
+        title: `${plural(objects.length, 'object')} ${objects.length === 1 ? 'calls' : 'call'} a NodePort on loopback (${nameList(endpoints, 5)})${today.kind === 'failing' ? `, which already fails in ${today.modes} mode` : ''}`,
+        detail: `${situation} ${optIn} Found: ${evidenceList(lines, (line) => line, 15)}.`,
         remedy:
           'Point each caller at the node IP (for hostNetwork pods the downward API status.hostIP) or at the Service’s ClusterIP or DNS name and port instead of 127.0.0.1:<nodePort>; grep host files (systemd units, monitoring configs) the same way.',
         commands: [

@@ -3,8 +3,8 @@
 import { KUBE_SYSTEM } from '../core/cluster-overview.js';
 import { finding } from '../core/findings.js';
 import type { KubeProxyConfiguration } from '../core/kube-proxy-config.js';
+import { FLAG_KEYS } from '../core/kube-proxy-flags.js';
 import { configNotRead } from './support/kube-proxy.js';
-import { FLAG_KEYS } from './support/kube-proxy-flags.js';
 import type { Check } from './types.js';
 
 const ID = 'mode-flag-ignored';

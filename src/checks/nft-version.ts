@@ -2,18 +2,28 @@
  * Guards against cutting over a node whose nftables userspace is missing or older than nft 1.0.1
  * (facts §1, §11; playbook 003 "rolling sequence" steps 1–2, playbook 000 trap 5).
  */
-import { finding, type Finding } from '../core/findings.js';
-import { parseNftVersion } from '../core/parse/nft-version.js';
-import { compareVersions, parseVersion, type Version } from '../core/parse/version.js';
-import { countNodes, entriesOf, perPool, subGroup, type PoolGroup } from './group.js';
+import type { Finding } from '../core/findings.js';
+import {
+  NFT_CRASH_LABEL,
+  NFT_CRASH_VERSION,
+  nftVersion as storedNftVersion,
+} from '../core/parse/nft-version.js';
+import { compareVersions } from '../core/parse/version.js';
+import {
+  countNodes,
+  entriesOf,
+  perPool,
+  poolFinding,
+  poolParts,
+  probesSkipped,
+  subGroup,
+  type PoolGroup,
+} from './group.js';
 import { probeProblem } from './support/probe.js';
-import { evidenceList, nameList, plural } from './support/text.js';
+import { evidenceList, nameList } from './support/text.js';
 import type { Check, CheckContext } from './types.js';
 
 export const NFT_MIN_VERSION = { major: 1, minor: 0, patch: 1 } as const;
-
-/** Host nft from this version on made kube-proxy's nft crash while listing (kubernetes/kubernetes#136786). */
-const NFT_CRASH_VERSION = { major: 1, minor: 1, patch: 3 } as const;
 
 type Category = 'old' | 'missing' | 'unparseable' | 'unprobed' | 'crash';
 
@@ -24,12 +34,6 @@ interface NodeNft {
   evidence: string;
 }
 
-/** Accepts the bare `1.0.6` the probe stores and the raw `nftables v1.0.6 (…)` line alike. */
-export function nftVersionOf(raw: string): Version | undefined {
-  const version = parseNftVersion(raw) ?? raw.trim();
-  return /^\d+\.\d+(\.\d+)?$/.test(version) ? parseVersion(version) : undefined;
-}
-
 function classify(ctx: CheckContext, node: string): NodeNft | undefined {
   const facts = ctx.factsOf(node);
   if (facts === undefined) return { node, category: 'unprobed', evidence: 'not probed' };
@@ -38,7 +42,7 @@ function classify(ctx: CheckContext, node: string): NodeNft | undefined {
     const problem = probeProblem(facts, ['nft']) ?? 'the probe returned no nft version';
     return { node, category: 'missing', evidence: problem };
   }
-  const version = nftVersionOf(raw);
+  const version = storedNftVersion(raw);
   if (version === undefined) return { node, category: 'unparseable', evidence: `"${raw}"` };
   if (compareVersions(version, NFT_MIN_VERSION) < 0)
     return { node, category: 'old', evidence: `nft ${raw}` };
@@ -54,7 +58,7 @@ function listed(nodes: readonly NodeNft[]): string {
 const INSTALL =
   'Install or upgrade nftables on the host to 1.0.1 or later (`apt install nftables` on Debian/Ubuntu, `dnf install nftables` on RHEL-family) before cutting these nodes over.';
 
-function poolFinding(group: PoolGroup, byNode: Map<string, NodeNft>): Finding {
+function nftFinding(group: PoolGroup, byNode: Map<string, NodeNft>): Finding {
   const entries = entriesOf(group, byNode);
   const of = (category: Category) => entries.filter((e) => e.category === category);
   const old = of('old');
@@ -63,9 +67,8 @@ function poolFinding(group: PoolGroup, byNode: Map<string, NodeNft>): Finding {
   const unprobed = of('unprobed');
   const crash = of('crash');
 
-  const titles: string[] = [];
-  const details: string[] = [];
-  const remedies: string[] = [];
+  const parts = poolParts();
+  const { titles, details, remedies } = parts;
   if (old.length > 0) {
     titles.push(`${countNodes(subGroup(group, old))} on host nft < 1.0.1`);
     details.push(
@@ -92,33 +95,24 @@ function poolFinding(group: PoolGroup, byNode: Map<string, NodeNft>): Finding {
     remedies.push('Run `nft --version` on those hosts by hand and rerun pre-flight.');
   }
   if (crash.length > 0) {
-    titles.push(`${countNodes(subGroup(group, crash))} on host nft 1.1.3 or later`);
+    titles.push(`${countNodes(subGroup(group, crash))} on host nft ${NFT_CRASH_LABEL} or later`);
     details.push(
-      `With nft 1.1.3 or later on the host, kube-proxy's nft could crash while listing its table (kubernetes/kubernetes#136786); fixed by PR #137501, cherry-picked to 1.33, 1.34 and 1.35 in March 2026. Evidence: ${listed(crash)}.`,
+      `With nft ${NFT_CRASH_LABEL} or later on the host, kube-proxy's nft could crash while listing its table (kubernetes/kubernetes#136786); fixed by PR #137501, cherry-picked to 1.33, 1.34 and 1.35 in March 2026. Evidence: ${listed(crash)}.`,
     );
     remedies.push(
-      'Make sure the kube-proxy image you cut over to contains PR #137501 (a March 2026 or later patch release), or keep the hosts below nft 1.1.3; the kube-proxy-version finding says whether your kube-proxy has the fix.',
+      `Make sure the kube-proxy image you cut over to contains PR #137501 (a March 2026 or later patch release), or keep the hosts below nft ${NFT_CRASH_LABEL}; the kube-proxy-version finding says whether your kube-proxy has the fix.`,
     );
   }
   details.push(
     'kube-proxy also checks the nft inside its own container (nft --version, then an nft --check dry run); that one ships with the kube-proxy image.',
   );
 
-  return finding({
-    check: nftVersion.id,
-    severity: old.length > 0 ? 'block' : 'warn',
-    scope: { kind: 'pool', name: group.pool },
-    subjects: group.nodes,
-    title: titles.join('; '),
-    detail: details.join(' '),
-    remedy: remedies.join(' '),
-    commands: [
-      'nft --version',
-      'apt install nftables',
-      'dnf install nftables',
-      'kubectl -n kube-system exec ds/kube-proxy -- nft --version',
-    ],
-  });
+  return poolFinding(nftVersion.id, old.length > 0 ? 'block' : 'warn', group, parts, [
+    'nft --version',
+    'apt install nftables',
+    'dnf install nftables',
+    'kubectl -n kube-system exec ds/kube-proxy -- nft --version',
+  ]);
 }
 
 export const nftVersion: Check = {
@@ -126,24 +120,18 @@ export const nftVersion: Check = {
   title: 'Every node has nft 1.0.1 or later',
   run(ctx) {
     if (ctx.snapshot.nodes.length === 0) return [];
-    if (ctx.snapshot.nodeFacts.length === 0) {
-      return [
-        finding({
-          check: nftVersion.id,
-          severity: 'info',
-          scope: { kind: 'cluster', name: ctx.snapshot.cluster },
-          title: `Host nft not checked: node probes were skipped on ${plural(ctx.snapshot.nodes.length, 'node')}`,
-          detail:
-            'nftables mode needs nft 1.0.1 or later; the Node objects do not show it. Check it on each host before its cut-over.',
-          commands: ['nft --version'],
-        }),
-      ];
-    }
+    const skipped = probesSkipped(ctx, nftVersion.id, {
+      what: 'Host nft not checked',
+      detail:
+        'nftables mode needs nft 1.0.1 or later; the Node objects do not show it. Check it on each host before its cut-over.',
+      commands: ['nft --version'],
+    });
+    if (skipped !== undefined) return [skipped];
     const byNode = new Map<string, NodeNft>();
     for (const node of ctx.snapshot.nodes) {
       const entry = classify(ctx, node.metadata.name);
       if (entry !== undefined) byNode.set(entry.node, entry);
     }
-    return perPool(ctx, [...byNode.keys()], (group) => poolFinding(group, byNode));
+    return perPool(ctx, [...byNode.keys()], (group) => nftFinding(group, byNode));
   },
 };

@@ -1,6 +1,7 @@
 /**
  * Guards against callers that reach NodePorts on a node's secondary address, which nftables' default
- * "primary" stops answering (facts §8; playbook 000 trap 6, playbook 001 pre-flight 3).
+ * "primary" stops answering (facts §8; playbook 000 trap 6, playbook 001 pre-flight 3). Informational:
+ * nodeport-addresses warns about the same root cause; this names the addresses at risk.
  */
 import { finding, type Finding } from '../core/findings.js';
 import type { KubeNode } from '../core/kube.js';
@@ -86,21 +87,23 @@ export const nodeSecondaryAddresses: Check = {
         (n) => `${n}: ${(byNode.get(n) ?? []).map((a) => `${a.address} (${a.type})`).join(', ')}`,
       );
       const detail = `${why} Secondary addresses: ${evidence}. An ExternalIP that the cloud translates to the primary address (AWS, GCP and Azure public IPs) is not affected; one bound on the host is. ${caveat}`;
-      const base = {
+      // Informational even when exposed: nodeport-addresses warns about the same root cause.
+      return finding({
         check: nodeSecondaryAddresses.id,
-        scope: { kind: 'pool' as const, name: group.pool },
+        severity: 'info',
+        scope: { kind: 'pool', name: group.pool },
         subjects: group.nodes,
         title: `${countNodes(group)} have addresses besides the primary${exposed ? ' that NodePorts stop answering on in nftables mode' : ''}`,
-        detail,
+        detail: exposed
+          ? `${detail} See nodeport-addresses, which warns about this; these are the addresses at risk.`
+          : detail,
+        ...(exposed
+          ? {
+              remedy: `See nodeport-addresses: find who calls NodePorts on these addresses (hardware load balancer pools, monitoring, partners) and either move them to the primary address or keep IPVS behaviour with ${KEEP_ALL_SNIPPET} in the nftables KubeProxyConfiguration.`,
+            }
+          : {}),
         commands: [NODE_ADDRESSES_COMMAND, 'ip -br addr', KEEP_ALL_SNIPPET],
-      };
-      return exposed
-        ? finding({
-            ...base,
-            severity: 'warn',
-            remedy: `Find who calls NodePorts on these addresses (hardware load balancer pools, monitoring, partners) and either move them to the primary address or keep IPVS behaviour with ${KEEP_ALL_SNIPPET} in the nftables KubeProxyConfiguration.`,
-          })
-        : finding({ ...base, severity: 'info' });
+      });
     };
     return perPool(ctx, [...byNode.keys()], build);
   },

@@ -4,6 +4,7 @@
  */
 import { finding } from '../core/findings.js';
 import { compareVersions, majorMinor, type Version } from '../core/parse/version.js';
+import { carryOverShown } from './support/kube-proxy.js';
 import {
   KEEP_ALL_SNIPPET,
   NODE_ADDRESSES_COMMAND,
@@ -33,6 +34,7 @@ export const nodeportAddresses: Check = {
       setting.kind === 'unset'
         ? `nodePortAddresses is unset in ${setting.where}`
         : `nodePortAddresses could not be read (${setting.reason})`;
+    const fragment = carryOverShown(ctx) ? ' (the config-carryover fragment sets it)' : '';
     if (services.length === 0) {
       return [
         finding({
@@ -40,7 +42,7 @@ export const nodeportAddresses: Check = {
           severity: 'info',
           scope,
           title: `${setting.kind === 'unset' ? 'nodePortAddresses unset' : 'nodePortAddresses unknown'}, but no NodePort or LoadBalancer Services: the nftables default cannot hurt today`,
-          detail: `${state}. nftables mode would answer NodePorts on the node's primary IPs only, but no Service opens a NodePort now. The canary config sets it explicitly anyway, so Services created later keep IPVS behaviour.`,
+          detail: `${state}. nftables mode would answer NodePorts on the node's primary IPs only, but no Service opens a NodePort now. Set it explicitly in the nftables KubeProxyConfiguration anyway${fragment}, so Services created later keep IPVS behaviour.`,
           commands: ['kubectl get svc -A --field-selector spec.type=NodePort'],
         }),
       ];
@@ -62,12 +64,12 @@ export const nodeportAddresses: Check = {
         subjects: names.slice(0, 20),
         title: `${setting.kind === 'unset' ? 'nodePortAddresses unset' : 'nodePortAddresses unknown'}: ${plural(services.length, 'Service')} (${kinds}) would answer on the primary node IP only in nftables mode`,
         detail: `${state}. IPVS answers NodePorts on every local address; nftables mode defaults to "primary", the node's first InternalIP (else ExternalIP) per family (PR #123105). Anything reaching these NodePorts on a secondary NIC, an extra ENI address or a VIP gets connection refused after the cut-over while the Service looks healthy from inside the cluster; LoadBalancers that probe a healthCheckNodePort are hit the same way. Services: ${nameList(names)}.`,
-        remedy: `Keep today's behaviour through the cut-over with ${KEEP_ALL_SNIPPET} in the nftables KubeProxyConfiguration (proxy-migrate's canary ConfigMap sets it explicitly), then tighten it to the addresses callers really use as a separate change. ${keywordAdvice(ctx.kubeProxyVersion?.version)}`,
+        remedy: `Keep today's behaviour through the cut-over with ${KEEP_ALL_SNIPPET} in the nftables KubeProxyConfiguration${fragment}, then tighten it to the addresses callers really use as a separate change. ${keywordAdvice(ctx.kubeProxyVersion?.version)}`,
         commands: [
           'kubectl get svc -A --field-selector spec.type=NodePort',
           'kubectl get svc -A --field-selector spec.type=LoadBalancer',
           NODE_ADDRESSES_COMMAND,
-          `# kube-system/kube-proxy-nftables, KubeProxyConfiguration\n${KEEP_ALL_SNIPPET}`,
+          `# nftables KubeProxyConfiguration\n${KEEP_ALL_SNIPPET}`,
         ],
       }),
     ];

@@ -6,6 +6,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import type { Container, KubeDaemonSet } from './kube.js';
+import { FLAG_KEYS } from './kube-proxy-flags.js';
 
 export const proxyModes = ['iptables', 'ipvs', 'nftables', 'kernelspace'] as const;
 export type ProxyMode = (typeof proxyModes)[number];
@@ -145,18 +146,12 @@ export interface ModeResolution {
   ignoredFlags: string[];
 }
 
-/** Flags that set something the config file also sets; next to `--config` they do nothing. */
-const CONFIG_FLAGS = [
-  'proxy-mode',
-  'nodeport-addresses',
-  'ipvs-scheduler',
-  'ipvs-strict-arp',
-  'masquerade-all',
-  'cluster-cidr',
-  'metrics-bind-address',
-  'healthz-bind-address',
-  'conntrack-tcp-be-liberal',
-];
+/**
+ * Flags that set something the config file also sets; next to `--config` they do nothing. All of
+ * {@link FLAG_KEYS} but `--hostname-override`, which kube-proxy still applies on top of the file
+ * (kubeadm and EKS pass it next to --config).
+ */
+const CONFIG_FLAGS = Object.keys(FLAG_KEYS).filter((flag) => flag !== 'hostname-override');
 
 export function resolveMode(
   flags: Map<string, string>,

@@ -76,6 +76,14 @@ export function currentConfig(ctx: CheckContext): KubeProxyConfiguration | undef
   return configFromFlags(ctx.kubeProxyFlags);
 }
 
+/**
+ * Whether config-carryover shows an nftables configuration fragment: kube-proxy's configuration
+ * was read and it does not run nftables yet. Remedies that point at that fragment ask this first.
+ */
+export function carryOverShown(ctx: CheckContext): boolean {
+  return currentConfig(ctx) !== undefined && ctx.kubeProxy.mode?.effective !== 'nftables';
+}
+
 /** Values kube-proxy treats as "not set": null, "", [], {}, and zero durations such as `0s`. */
 export function isUnset(value: unknown): boolean {
   if (value === undefined || value === null || value === '') return true;

@@ -66,6 +66,7 @@ export function invalidPerCpu(stats: readonly ConntrackCpuStats[]): number[] {
   return counterPerCpu(stats, 'invalid');
 }
 
-export function sumCounter(stats: readonly ConntrackCpuStats[], counter: string): number {
-  return counterPerCpu(stats, counter).reduce((sum, n) => sum + n, 0);
+/** A counter's per-CPU values (from {@link counterPerCpu} or {@link invalidPerCpu}) summed. */
+export function sumCounter(perCpu: readonly number[]): number {
+  return perCpu.reduce((sum, n) => sum + n, 0);
 }

@@ -7,7 +7,7 @@ import {
 } from '../../../src/core/kube-proxy-config.js';
 import type { ClusterSnapshot } from '../../../src/core/snapshot.js';
 import { aksDaemonSet, ciliumConfigMap, eksConfig, kubeadmWith } from '../../fixtures/checks-a.js';
-import { kubeadmConfig, snapshotOf } from '../../fixtures/kube.js';
+import { kubeadmConfig, node, snapshotOf } from '../../fixtures/kube.js';
 
 function parsed(text: string): KubeProxyConfiguration {
   const result = parseKubeProxyConfiguration(text);
@@ -117,6 +117,53 @@ describe('nftablesCarryOver', () => {
     });
   });
 
+  it('adds conntrack.tcpBeLiberal when asked, keeping the rest of the conntrack block', () => {
+    const result = nftablesCarryOver(parsed(eksConfig), { tcpBeLiberal: true });
+    expect(result.config.conntrack).toEqual({
+      maxPerCore: 32768,
+      min: 131072,
+      tcpCloseWaitTimeout: '1h0m0s',
+      tcpEstablishedTimeout: '24h0m0s',
+      tcpBeLiberal: true,
+    });
+    expect(result.carried).toContainEqual({
+      from: 'conntrack.tcpBeLiberal',
+      to: 'conntrack.tcpBeLiberal',
+      value: true,
+      added: true,
+      note: expect.stringContaining('added: nodes run kernels before 6.1'),
+    });
+    expect(result.fragment).toContain(
+      'conntrack:\n  maxPerCore: 32768\n  min: 131072\n  tcpCloseWaitTimeout: 1h0m0s\n  tcpEstablishedTimeout: 24h0m0s\n  tcpBeLiberal: true',
+    );
+    expect(nftablesCarryOver(parsed(eksConfig)).fragment).not.toContain('conntrack');
+    expect(nftablesCarryOver(parsed(eksConfig)).config.conntrack).not.toHaveProperty(
+      'tcpBeLiberal',
+    );
+  });
+
+  it('replaces tcpBeLiberal: false and leaves tcpBeLiberal: true alone', () => {
+    const off = nftablesCarryOver(
+      { mode: 'ipvs', conntrack: { tcpBeLiberal: false } },
+      { tcpBeLiberal: true },
+    );
+    expect(off.config.conntrack).toEqual({ tcpBeLiberal: true });
+    expect(off.carried.filter((c) => c.from === 'conntrack.tcpBeLiberal')).toEqual([
+      expect.objectContaining({ value: true, note: expect.stringContaining('in place of false') }),
+    ]);
+    const on = nftablesCarryOver(
+      { mode: 'ipvs', conntrack: { tcpBeLiberal: true } },
+      { tcpBeLiberal: true },
+    );
+    expect(on.fragment).not.toContain('conntrack');
+    expect(on.carried).toContainEqual({
+      from: 'conntrack.tcpBeLiberal',
+      to: 'conntrack.tcpBeLiberal',
+      value: true,
+      note: 'unchanged',
+    });
+  });
+
   it('never throws on odd input', () => {
     const odd = {
       mode: 7,
@@ -149,6 +196,19 @@ describe('config-carryover', () => {
     expect(f!.detail).toContain('  ipvs.syncPeriod → nftables.syncPeriod: 30s');
     expect(f!.detail).toContain('  ipvs.strictARP: true (');
     expect(f!.detail).toContain('nftables.masqueradeBit (14)');
+  });
+
+  it('adds tcpBeLiberal to the fragment when a node runs a kernel before 6.1', () => {
+    const [old] = run({ nodes: [node({ name: 'old-1', kernel: '5.15.0-122-generic' })] });
+    expect(old!.commands[0]).toContain('conntrack:\n  tcpBeLiberal: true');
+    expect(old!.title).toBe(
+      'The nftables canary carries 6 setting(s) from ConfigMap kube-system/kube-proxy (config.conf) (2 moved into nftables.*) and adds conntrack.tcpBeLiberal: true; 2 cannot be carried',
+    );
+    expect(old!.detail).toContain(
+      'conntrack.tcpBeLiberal: true (added: nodes run kernels before 6.1',
+    );
+    const [current] = run({ nodes: [node({ name: 'new-1', kernel: '6.8.0-45-generic' })] });
+    expect(current!.commands).toEqual([KUBEADM_FRAGMENT]);
   });
 
   it('builds the mapping from a flags-only kube-proxy', () => {

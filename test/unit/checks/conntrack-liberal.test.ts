@@ -25,6 +25,8 @@ describe('conntrack-liberal', () => {
     expect(f?.detail).toContain('blue-1 (5.15.0-122-generic): invalid=3 (per CPU 0/2/0/1)');
     expect(f?.detail).toContain('blue-2 (5.15.0-122-generic): invalid counters not read');
     expect(f?.remedy).toContain('tcpBeLiberal: true');
+    expect(f?.remedy).toContain('the config-carryover fragment already includes it');
+    expect(f?.remedy).not.toContain('canary');
     expect(f?.commands).toEqual([
       "conntrack -S | tr ' ' '\\n' | grep invalid",
       'conntrack:\n  tcpBeLiberal: true',
@@ -45,5 +47,6 @@ describe('conntrack-liberal', () => {
     expect(f?.severity).toBe('warn');
     expect(f?.detail).toContain('could not be read');
     expect(f?.title).not.toContain('invalid=');
+    expect(f?.remedy).not.toContain('config-carryover');
   });
 });

@@ -86,6 +86,24 @@ describe('ipvs-deprecation', () => {
     expect(f!.detail).toContain('where IPVS mode no longer starts as configured');
   });
 
+  it('escalates info to warn when the control plane is already in the deprecated stage', () => {
+    const ds = kubeadmDaemonSet();
+    ds.spec!.template!.spec!.containers[0]!.image = 'registry.k8s.io/kube-proxy:v1.34.3';
+    const [f, ...rest] = ipvsDeprecation.run(
+      buildCheckContext(snapshotOf({ kubernetesVersion: 'v1.35.0', kubeSystemDaemonSets: [ds] })),
+    );
+    expect(rest).toEqual([]);
+    expect(f!.severity).toBe('warn');
+    expect(f!.title).toBe(
+      'IPVS mode on kube-proxy v1.34.3: deprecated from 1.35, off by default from 1.40, removed in 1.43; the control plane is at v1.35.0',
+    );
+    expect(f!.detail).toContain('upgrading kube-proxy to it moves IPVS to the "deprecated" stage.');
+    expect(f!.detail).not.toContain('no longer starts');
+    expect(f!.remedy).toBe(
+      'Migrate to nftables before upgrading kube-proxy to the control plane’s version.',
+    );
+  });
+
   it('is quiet when kube-proxy does not run IPVS', () => {
     const ctx = buildCheckContext(
       snapshotOf({ kubeSystemConfigMaps: [kubeadmWith({ 'mode: ipvs': 'mode: nftables' })] }),

@@ -79,7 +79,7 @@ describe('kube-proxy-version', () => {
     expect(quiet!.detail).not.toContain('#136786');
     const [old] = run({
       kubeSystemDaemonSets: [kubeadmAt('registry.k8s.io/kube-proxy:v1.32.3')],
-      nodeFacts: [facts('new-1', { nftVersion: 'nftables v1.1.3 (Commodore Bullmoose #4)' })],
+      nodeFacts: [facts('new-1', { nftVersion: '1.1.3' })],
     });
     expect(old!.detail).toContain('1 probed node(s) run host nft 1.1.3 or later');
     expect(old!.detail).toContain('kube-proxy 1.32 has no fix');
@@ -87,6 +87,12 @@ describe('kube-proxy-version', () => {
     expect(patched!.detail).toContain(
       'kube-proxy 1.33 has the fix only in patch releases from March 2026 on',
     );
+    const [fixed] = run({
+      kubeSystemDaemonSets: [kubeadmAt('registry.k8s.io/kube-proxy:v1.36.0')],
+      nodeFacts: [facts('new-1', { nftVersion: '1.1.3' })],
+    });
+    expect(fixed!.detail).toContain('kube-proxy 1.36 includes the fix.');
+    expect(fixed!.detail).not.toMatch(/#140898|#140405/);
   });
 
   it('falls back to the cluster version and says so', () => {

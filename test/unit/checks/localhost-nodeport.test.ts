@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { localhostNodeport, loopbackEndpoints } from '../../../src/checks/localhost-nodeport.js';
 import type { KubePod } from '../../../src/core/kube.js';
-import { ctxOf, hostNetworkPod, prometheusRule, service } from '../../fixtures/checks-b.js';
+import {
+  configWith,
+  ctxOf,
+  ctxWithConfig,
+  facts,
+  hostNetworkPod,
+  poolNodes,
+  prometheusRule,
+  service,
+} from '../../fixtures/checks-b.js';
 
 const services = [service('monitoring', 'prometheus', 'NodePort', 30090)];
 
 describe('localhost-nodeport', () => {
-  it('warns about hostNetwork pods, ConfigMaps and PrometheusRules calling loopback NodePorts', () => {
+  it('finds hostNetwork pods, ConfigMaps and PrometheusRules calling loopback NodePorts; info in IPVS, where they already fail', () => {
     const ctx = ctxOf({
       services,
       hostNetworkPods: [
@@ -32,7 +41,7 @@ describe('localhost-nodeport', () => {
     const [f] = findings;
     expect(f).toMatchObject({
       check: 'localhost-nodeport',
-      severity: 'warn',
+      severity: 'info',
       scope: { kind: 'cluster', name: 'cluster-a' },
       subjects: [
         'logging/shipper',
@@ -42,7 +51,7 @@ describe('localhost-nodeport', () => {
       ],
     });
     expect(f?.title).toBe(
-      '4 objects call a NodePort on loopback (127.0.0.1:30090, localhost:31514)',
+      '4 objects call a NodePort on loopback (127.0.0.1:30090, localhost:31514), which already fails in ipvs mode',
     );
     expect(f?.detail).toContain(
       'DaemonSet monitoring/node-agent (container agent args): 127.0.0.1:30090, NodePort of Service monitoring/prometheus',
@@ -55,9 +64,41 @@ describe('localhost-nodeport', () => {
       'PrometheusRule monitoring/nodeports (group kube-proxy PromDown expr)',
     );
     expect(f?.detail).toContain('never answered in IPVS mode');
+    expect(f?.detail).toContain('nftables keeps them failing');
     expect(f?.detail).toContain('KEP-6032');
     expect(f?.remedy).toContain('node IP');
     expect(f?.commands[0]).toContain('127.0.0.1:3[0-2][0-9][0-9][0-9]');
+  });
+
+  it('warns when kube-proxy runs iptables, where loopback NodePorts answer today', () => {
+    const pod = hostNetworkPod('monitoring', 'node-agent', { args: ['--to=127.0.0.1:30090'] });
+    const config = configWith({ 'mode: ipvs': 'mode: ""' });
+    const [f] = localhostNodeport.run(ctxWithConfig(config, { services, hostNetworkPods: [pod] }));
+    expect(f).toMatchObject({ severity: 'warn', subjects: ['monitoring/node-agent'] });
+    expect(f?.title).toBe('1 object calls a NodePort on loopback (127.0.0.1:30090)');
+    expect(f?.detail).toContain('kube-proxy runs in iptables mode');
+    expect(f?.detail).toContain('fail after the move');
+    expect(f?.remedy).toContain('node IP');
+  });
+
+  it('warns when a probed node reports iptables, even if the configured mode is IPVS', () => {
+    const pod = hostNetworkPod('storage', 's3-gateway', { args: ['--to=127.0.0.1:30090'] });
+    const nodes = [...poolNodes('blue', 1), ...poolNodes('storage', 1)];
+    const nodeFacts = [facts('blue-1'), facts('storage-1', { proxyMode: 'iptables' })];
+    const [f] = localhostNodeport.run(
+      ctxOf({ services, hostNetworkPods: [pod], nodes, nodeFacts }),
+    );
+    expect(f?.severity).toBe('warn');
+    expect(f?.detail).toContain('1 node reports iptables on /proxyMode (storage-1)');
+  });
+
+  it('warns when kube-proxy’s mode cannot be read', () => {
+    const pod = hostNetworkPod('monitoring', 'node-agent', { args: ['--to=127.0.0.1:30090'] });
+    const [f] = localhostNodeport.run(
+      ctxOf({ services, hostNetworkPods: [pod], kubeSystemConfigMaps: [] }),
+    );
+    expect(f?.severity).toBe('warn');
+    expect(f?.detail).toContain('mode could not be read');
   });
 
   it('reads probe host/port pairs that the shared type does not declare', () => {

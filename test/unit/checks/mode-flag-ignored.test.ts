@@ -37,6 +37,24 @@ describe('mode-flag-ignored', () => {
     ]);
   });
 
+  it('catches every config flag kube-proxy knows, not only the mode ones', () => {
+    const [f] = run({
+      kubeSystemDaemonSets: [
+        kubeadmDaemonSet(['--ipvs-sync-period=5s', '--conntrack-max-per-core=0']),
+      ],
+    });
+    expect(f!.title).toBe(
+      '2 kube-proxy flag(s) on DaemonSet kube-system/kube-proxy are ignored because --config is set: --ipvs-sync-period=5s --conntrack-max-per-core=0',
+    );
+    expect(f!.detail).toContain(
+      '--ipvs-sync-period=5s → ipvs.syncPeriod, which the config file sets to "30s"',
+    );
+    expect(f!.detail).toContain(
+      '--conntrack-max-per-core=0 → conntrack.maxPerCore, which the config file sets to not set',
+    );
+    expect(f!.detail).not.toContain('does not switch the mode');
+  });
+
   it('passes kubeadm’s own DaemonSet and a flags-only kube-proxy (flags honoured)', () => {
     expect(run({})).toEqual([]);
     expect(run({ kubeSystemDaemonSets: [aksDaemonSet()], kubeSystemConfigMaps: [] })).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nftVersion, nftVersionOf } from '../../../src/checks/nft-version.js';
+import { nftVersion } from '../../../src/checks/nft-version.js';
 import { ctxOf, facts, poolNodes } from '../../fixtures/checks-b.js';
 
 const blue = poolNodes('blue', 2);
@@ -11,7 +11,7 @@ describe('nft-version', () => {
       facts('blue-1'),
       facts('blue-2'),
       facts('legacy-1', { nftVersion: '0.9.3' }),
-      facts('legacy-2', { nftVersion: 'nftables v1.0.0 (Fearless Fosdick #2)' }),
+      facts('legacy-2', { nftVersion: '1.0.0' }),
     ];
     const findings = nftVersion.run(ctxOf({ nodes: [...blue, ...legacy], nodeFacts }));
     expect(findings).toHaveLength(1);
@@ -79,9 +79,12 @@ describe('nft-version', () => {
     expect(findings[0]?.title).toContain('node probes were skipped');
   });
 
-  it('reads both the stored and the raw version form', () => {
-    expect(nftVersionOf('1.0.6')).toMatchObject({ major: 1, minor: 0, patch: 6 });
-    expect(nftVersionOf('nftables v1.0.6 (Lester Gooch #5)')).toMatchObject({ patch: 6 });
-    expect(nftVersionOf('v1.0.6-ish')).toBeUndefined();
+  it('reads the stored form only: a raw `nft --version` line is not one', () => {
+    const nodeFacts = [
+      facts('blue-1', { nftVersion: 'v1.0.6' }),
+      facts('blue-2', { nftVersion: 'nftables v1.0.6 (Lester Gooch #5)' }),
+    ];
+    const [f] = nftVersion.run(ctxOf({ nodes: blue, nodeFacts }));
+    expect(f?.title).toBe('unreadable nft version on 1 of 2 nodes (blue-2)');
   });
 });

@@ -30,7 +30,7 @@ const dualStack = withAddresses(blue2!, [
 const nodePort = [service('shop', 'web', 'NodePort', 30080)];
 
 describe('node-secondary-addresses', () => {
-  it('warns per pool when NodePorts exist and nodePortAddresses is unset', () => {
+  it('informs per pool, pointing at nodeport-addresses, when NodePorts exist and nodePortAddresses is unset', () => {
     const findings = nodeSecondaryAddresses.run(
       ctxOf({ nodes: [multiHomed, dualStack], services: nodePort }),
     );
@@ -38,7 +38,7 @@ describe('node-secondary-addresses', () => {
     const [f] = findings;
     expect(f).toMatchObject({
       check: 'node-secondary-addresses',
-      severity: 'warn',
+      severity: 'info',
       scope: { kind: 'pool', name: 'blue' },
       subjects: ['blue-1'],
     });
@@ -47,6 +47,8 @@ describe('node-secondary-addresses', () => {
     );
     expect(f?.detail).toContain('blue-1: 192.168.50.21 (InternalIP)');
     expect(f?.detail).toContain('Only the Node objects’ addresses were read');
+    expect(f?.detail).toContain('See nodeport-addresses');
+    expect(f?.remedy).toContain('See nodeport-addresses');
     expect(f?.remedy).toContain('nodePortAddresses: ["0.0.0.0/0", "::/0"]');
     expect(f?.commands[0]).toBe(
       'kubectl get nodes -o jsonpath=\'{range .items[*]}{.metadata.name}{"\\t"}{range .status.addresses[*]}{.type}={.address}{" "}{end}{"\\n"}{end}\'',

@@ -31,7 +31,10 @@ describe('nodeport-addresses', () => {
     expect(f?.detail).toContain('ConfigMap kube-system/kube-proxy key config.conf');
     expect(f?.detail).toContain('PR #123105');
     expect(f?.remedy).toContain('nodePortAddresses: ["0.0.0.0/0", "::/0"]');
-    expect(f?.remedy).toContain('canary ConfigMap');
+    expect(f?.remedy).toContain(
+      'in the nftables KubeProxyConfiguration (the config-carryover fragment sets it), then',
+    );
+    expect(f?.remedy).not.toContain('canary');
     expect(f?.remedy).toContain('"primary" works on kube-proxy 1.33');
     expect(f?.remedy).toContain('PR #138427');
     expect(f?.commands.some((c) => c.includes('nodePortAddresses: ["0.0.0.0/0", "::/0"]'))).toBe(
@@ -84,5 +87,7 @@ describe('nodeport-addresses', () => {
     expect(f?.severity).toBe('warn');
     expect(f?.title).toContain('nodePortAddresses unknown');
     expect(f?.detail).toContain('ConfigMap kube-system/kube-proxy does not exist');
+    // config-carryover shows no fragment without a configuration, so the remedy does not point there.
+    expect(f?.remedy).not.toContain('config-carryover');
   });
 });

@@ -106,6 +106,20 @@ describe('resolveMode', () => {
     });
   });
 
+  it('lists every known config flag but --hostname-override, which kube-proxy honours', () => {
+    const flags = parseFlags([
+      '--config=/x',
+      '--hostname-override=$(NODE_NAME)',
+      '--ipvs-sync-period=5s',
+      '--conntrack-max-per-core=0',
+      '--v=2',
+    ]);
+    expect(resolveMode(flags, config('ipvs')).ignoredFlags).toEqual([
+      '--ipvs-sync-period=5s',
+      '--conntrack-max-per-core=0',
+    ]);
+  });
+
   it('treats a blank or missing mode as iptables, the Linux default', () => {
     const flags = parseFlags(['--config=/x']);
     expect(resolveMode(flags, config(''))).toMatchObject({

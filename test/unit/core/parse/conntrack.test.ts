@@ -52,14 +52,14 @@ describe('parseConntrackStats', () => {
     });
     expect(stats[1]?.counters['search_restart']).toBe(3);
     expect(invalidPerCpu(stats)).toEqual([0, 7]);
-    expect(sumCounter(stats, 'invalid')).toBe(7);
+    expect(sumCounter(invalidPerCpu(stats))).toBe(7);
   });
 
   it('keeps whatever counters an older kernel prints', () => {
     const stats = parseConntrackStats(older);
     expect(stats.map((s) => s.counters['ignore'])).toEqual([120, 98]);
     expect(stats[0]?.counters['clash_resolve']).toBeUndefined();
-    expect(sumCounter(stats, 'invalid')).toBe(6);
+    expect(sumCounter(invalidPerCpu(stats))).toBe(6);
     expect(counterPerCpu(stats, 'clash_resolve')).toEqual([0, 0]);
   });
 
