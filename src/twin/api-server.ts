@@ -18,7 +18,8 @@ import { RequestStats } from './api/stats.js';
 import { createUpgradeHandler } from './api/upgrade.js';
 import { ApiError, badRequest, methodNotAllowed, pageNotFound } from './errors.js';
 import { sendError, sendJson } from './http-util.js';
-import { serveNonResource, versionInfo } from './api/non-resource.js';
+import { serveNonResource } from './api/non-resource.js';
+import { parseKubeVersion } from './node/versions.js';
 import { handlePatch } from './patch-handler.js';
 import { handleGet } from './read-handlers.js';
 import type { Registry } from './registry.js';
@@ -26,8 +27,6 @@ import type { ResourceTarget } from './routes.js';
 import { route } from './routes.js';
 import type { JsonObject } from './types.js';
 import { handleCreate, handleDelete, handleUpdate } from './write-handlers.js';
-
-export { versionInfo };
 
 export interface ApiServerOptions extends HostFaultHooks {
   registry: Registry;
@@ -77,6 +76,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   };
   const streams = new OpenStreams(dropExpiredWatches);
   const logs = options.logs ?? defaultLogsProvider;
+  const served = parseKubeVersion(options.kubernetesVersion);
 
   async function serveResource(
     req: IncomingMessage,
@@ -107,7 +107,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     switch (method) {
       case 'GET': {
         const trackWatch = (stop: () => void) => streams.add('watch', info.resource, stop);
-        return handleGet({ store, trackWatch }, req, res, query, target);
+        return handleGet({ store, served, trackWatch }, req, res, query, target);
       }
       case 'POST':
         return handleCreate(registry, req, res, query, target);
@@ -116,7 +116,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       case 'PATCH':
         return handlePatch(registry, req, res, query, target);
       case 'DELETE':
-        return handleDelete(registry, req, res, query, target);
+        return handleDelete(registry, req, res, query, target, served);
       default:
         throw notAllowed();
     }

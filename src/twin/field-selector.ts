@@ -2,6 +2,7 @@
 // apiserver's error for anything else (kubectl and controllers rely on spec.nodeName for pods).
 
 import { SelectorParseError } from './label-selector.js';
+import { atLeast, type Version } from './node/versions.js';
 import type { KubeObject } from './types.js';
 import { asString, pathValue } from './types.js';
 
@@ -42,11 +43,27 @@ const extraFields: Record<string, readonly string[]> = {
     'source',
     'type',
   ],
+  services: ['spec.clusterIP', 'spec.type'],
 };
 
-export function parseFieldSelector(input: string, plural: string): FieldSelector {
+/** The release (1.minor) that added a field: Services' fields came in v1.31 (kubernetes#123905). */
+const addedIn: Record<string, Readonly<Record<string, number>>> = {
+  services: { 'spec.clusterIP': 31, 'spec.type': 31 },
+};
+
+/**
+ * Parses a fieldSelector for `plural`. `served` is the apiserver version the twin serves: fields
+ * added after it are rejected as that release rejects them (omitted: the newest release).
+ */
+export function parseFieldSelector(input: string, plural: string, served?: Version): FieldSelector {
   if (input.trim() === '') return [];
-  const allowed = new Set([...common, ...(extraFields[plural] ?? [])]);
+  const since = addedIn[plural] ?? {};
+  const allowed = new Set(
+    [...common, ...(extraFields[plural] ?? [])].filter((field) => {
+      const minor = since[field];
+      return minor === undefined || served === undefined || atLeast(served, minor);
+    }),
+  );
   return input.split(',').map((part) => {
     const m = /^\s*([^!=\s]+)\s*(==|!=|=)\s*(.*?)\s*$/.exec(part);
     if (!m)

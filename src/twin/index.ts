@@ -2,13 +2,13 @@
 // The product's CLI (`proxy-migrate twin`) and the tests start it through startTwin().
 
 import type { AddressInfo } from 'node:net';
-import { createApiServer } from './api-server.js';
+import { createApiServer, type ApiServer } from './api-server.js';
 import type { FaultInjector } from './api/faults.js';
 import type { RequestStats } from './api/stats.js';
 import { createClock, type Clock } from './clock.js';
 import { defaultTimings, startControllers, type Controllers } from './controllers/index.js';
 import type { ClusterDataplane } from './node/index.js';
-import { wireNodeModel } from './node-wiring.js';
+import { wireNodeModel, type NodeWiring } from './node-wiring.js';
 import { renderKubeconfig, writeKubeconfig } from './kubeconfig.js';
 import { Registry } from './registry.js';
 import type { Scenario } from './scenario.js';
@@ -72,6 +72,16 @@ export interface Twin {
   close(): Promise<void>;
 }
 
+function listen(api: ApiServer, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    api.server.once('error', reject);
+    api.server.listen(port, host, () => {
+      api.server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
 export async function startTwin(options: TwinOptions): Promise<Twin> {
   const scenario = await loadScenario(options.scenario);
   const store = new ObjectStore(options.clock ?? createClock(options.speed ?? 1));
@@ -79,51 +89,50 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
   registry.seed(scenario.objects);
   const kubernetesVersion = scenario.header.spec.kubernetesVersion;
   const hosts = scenario.header.spec.hosts ?? [];
-  const wiring =
-    options.controllers === false
-      ? undefined
-      : wireNodeModel({ registry, clock: store.clock, kubernetesVersion, hosts });
-  // A scenario describes a cluster that is already up: its DaemonSet pods start with no delay
-  // while the twin boots, and with the normal kubelet delays afterwards.
-  const controllers =
-    wiring === undefined
-      ? undefined
-      : startControllers({
-          registry,
-          store,
-          clock: store.clock,
-          hosts,
-          runtime: wiring.runtime,
-          timings: { startMs: 0, readyMs: 0 },
-        });
-  if (controllers !== undefined) {
-    wiring?.attach(controllers);
-    await controllers.settle({ horizonMs: 0, timeoutMs: 60_000 });
-    controllers.setTimings({ startMs: defaultTimings.startMs, readyMs: defaultTimings.readyMs });
-  }
-  const api = createApiServer({
-    registry,
-    kubernetesVersion,
-    scenarioHeader: scenario.headerJson,
-    faults: scenario.header.spec.faults ?? [],
-    faultSeed: scenario.header.metadata.name,
-    ...(wiring === undefined
-      ? {}
-      : {
-          exec: wiring.exec,
-          logs: wiring.logs,
-          setHostFaults: wiring.setHostFaults,
-          getHostFaults: wiring.getHostFaults,
-        }),
-  });
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    api.server.once('error', reject);
-    api.server.listen(options.port ?? 0, host, () => {
-      api.server.off('error', reject);
-      resolve();
+  let wiring: NodeWiring | undefined;
+  let controllers: Controllers | undefined;
+  let api: ApiServer | undefined;
+  try {
+    if (options.controllers !== false) {
+      wiring = wireNodeModel({ registry, clock: store.clock, kubernetesVersion, hosts });
+      // A scenario describes a cluster that is already up: its DaemonSet pods start with no delay
+      // while the twin boots, and with the normal kubelet delays afterwards.
+      controllers = startControllers({
+        registry,
+        store,
+        clock: store.clock,
+        hosts,
+        runtime: wiring.runtime,
+        timings: { startMs: 0, readyMs: 0 },
+      });
+      wiring.attach(controllers);
+      await controllers.settle({ horizonMs: 0, timeoutMs: 60_000 });
+      controllers.setTimings({ startMs: defaultTimings.startMs, readyMs: defaultTimings.readyMs });
+    }
+    api = createApiServer({
+      registry,
+      kubernetesVersion,
+      scenarioHeader: scenario.headerJson,
+      faults: scenario.header.spec.faults ?? [],
+      faultSeed: scenario.header.metadata.name,
+      ...(wiring === undefined
+        ? {}
+        : {
+            exec: wiring.exec,
+            logs: wiring.logs,
+            setHostFaults: wiring.setHostFaults,
+            getHostFaults: wiring.getHostFaults,
+          }),
     });
-  });
+    await listen(api, options.port ?? 0, host);
+  } catch (error) {
+    // Boot failed (settle timed out, the port was taken…): leave no timers or watches behind.
+    controllers?.stop();
+    wiring?.stop();
+    api?.stopWatches();
+    throw error;
+  }
   const port = (api.server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const url = `http://${urlHost}:${port}`;

@@ -5,6 +5,7 @@ import { badRequest, expired } from './errors.js';
 import type { FieldSelector } from './field-selector.js';
 import { matchesFields, parseFieldSelector } from './field-selector.js';
 import type { LabelSelector } from './label-selector.js';
+import type { Version } from './node/versions.js';
 import { matchesLabels, parseLabelSelector, SelectorParseError } from './label-selector.js';
 import type { ResourceDef } from './resources.js';
 import { groupVersion } from './resources.js';
@@ -16,10 +17,18 @@ export interface Selection {
   fields: FieldSelector;
 }
 
-/** Parses labelSelector and fieldSelector; `name` (single-object watch) adds metadata.name. */
-export function selectionFrom(query: URLSearchParams, def: ResourceDef, name?: string): Selection {
+/**
+ * Parses labelSelector and fieldSelector (the fields `served`, the apiserver version, supports);
+ * `name` (single-object watch) adds metadata.name.
+ */
+export function selectionFrom(
+  query: URLSearchParams,
+  def: ResourceDef,
+  served: Version | undefined,
+  name?: string,
+): Selection {
   try {
-    const fields = parseFieldSelector(query.get('fieldSelector') ?? '', def.plural);
+    const fields = parseFieldSelector(query.get('fieldSelector') ?? '', def.plural, served);
     if (name !== undefined) fields.push({ field: 'metadata.name', negate: false, value: name });
     return { labels: parseLabelSelector(query.get('labelSelector') ?? ''), fields };
   } catch (error) {
@@ -86,8 +95,9 @@ export function listObjects(
   def: ResourceDef,
   namespace: string | undefined,
   query: URLSearchParams,
+  served: Version | undefined,
 ): ListResult {
-  const selection = selectionFrom(query, def);
+  const selection = selectionFrom(query, def, served);
   const limitText = query.get('limit');
   const limit = limitText && /^\d+$/.test(limitText) ? Number(limitText) : undefined;
   const token = query.get('continue');

@@ -4,7 +4,7 @@
 
 import type { ExecProvider } from './api/exec.js';
 import type { LogLine, LogsProvider } from './api/logs.js';
-import type { Clock } from './clock.js';
+import { createScheduler, type Cancel, type Clock } from './clock.js';
 import type { Controllers, PodRuntime } from './controllers/index.js';
 import { createEventRecorder } from './controllers/events.js';
 import { ClusterDataplane } from './node/index.js';
@@ -13,7 +13,10 @@ import { resourceFor } from './resources.js';
 import type { HostFault, HostSpec } from './scenario-schema.js';
 import type { KubeObject } from './types.js';
 
-/** Service changes arrive in bursts (a scenario load, a deployment); sync once per burst. */
+/**
+ * Service changes arrive in bursts (a scenario load, a deployment); sync once per burst, this many
+ * simulated ms after its first change.
+ */
 const RESYNC_DEBOUNCE_MS = 100;
 /** How often a followed kube-proxy log is checked for new lines. */
 const LOG_POLL_MS = 500;
@@ -93,25 +96,39 @@ export function wireNodeModel(options: {
   const namespaceOfPod = new Map<string, string>();
   const faultsByNode = new Map<string, HostFault[]>();
   let controllers: Controllers | undefined;
-  let resyncTimer: NodeJS.Timeout | undefined;
+  // Simulated time, so a manual clock drives the debounce; real timers are unref'd.
+  const scheduler = createScheduler(clock);
+  let cancelResync: Cancel | undefined;
 
   for (const node of all('nodes')) dataplane.setNode(node);
   const resyncNow = (): void =>
     dataplane.resync(all('services'), all('endpointslices'), clock.now());
   resyncNow();
   const scheduleResync = (): void => {
-    if (resyncTimer !== undefined) return;
-    resyncTimer = setTimeout(() => {
-      resyncTimer = undefined;
+    if (cancelResync !== undefined) return;
+    cancelResync = scheduler.after(RESYNC_DEBOUNCE_MS, () => {
+      cancelResync = undefined;
       resyncNow();
-    }, RESYNC_DEBOUNCE_MS);
-    resyncTimer.unref();
+    });
+  };
+
+  // A deleted kube-proxy pod's bookkeeping goes with it (a stopped container keeps its logs for
+  // `kubectl logs --previous` until then).
+  const forgetPod = (pod: KubeObject): void => {
+    if (!isKubeProxyPod(pod)) return;
+    const podName = pod.metadata.name ?? '';
+    if (namespaceOfPod.get(podName) === (pod.metadata.namespace ?? 'default'))
+      namespaceOfPod.delete(podName);
+    const nodeName = nodeNameOf(pod);
+    if (nodeName !== undefined) dataplane.forgetPod(nodeName, podName);
   };
 
   const unsubscribe = store.subscribe((event) => {
     const plural = event.resource.plural;
     if (plural === 'services' || plural === 'endpointslices') scheduleResync();
-    else if (plural === 'nodes') {
+    else if (plural === 'pods') {
+      if (event.type === 'DELETED') forgetPod(event.object);
+    } else if (plural === 'nodes') {
       if (event.type === 'DELETED') dataplane.removeNode(event.object.metadata.name ?? '');
       else dataplane.setNode(event.object);
     } else if (
@@ -228,7 +245,7 @@ export function wireNodeModel(options: {
     },
     stop: () => {
       unsubscribe();
-      if (resyncTimer !== undefined) clearTimeout(resyncTimer);
+      scheduler.stop();
     },
   };
 }

@@ -6,10 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ApiError,
   badRequest,
-  conflict,
   methodNotAllowed,
   notFound,
-  pageNotFound,
   unsupportedMediaType,
 } from './errors.js';
 import { dryRunOf, mediaType, readBody, sendJson } from './http-util.js';
@@ -20,7 +18,7 @@ import type { ResourceTarget } from './routes.js';
 import { strategicMerge, StrategicMergeError } from './strategic-merge.js';
 import type { JsonObject, JsonValue, KubeObject } from './types.js';
 import { isJsonObject, omit } from './types.js';
-import { decodeBody, objectFromBody } from './write-handlers.js';
+import { decodeBody, objectFromBody, subresourceOf } from './write-handlers.js';
 
 const jsonPatch = 'application/json-patch+json';
 const merge = 'application/merge-patch+json';
@@ -70,11 +68,7 @@ export async function handlePatch(
   const { def } = t;
   if (t.name === undefined)
     throw methodNotAllowed('the server does not allow this method on the requested resource');
-  let subresource: 'status' | undefined;
-  if (t.subresource !== undefined) {
-    if (t.subresource !== 'status' || !def.subresources.includes('status')) throw pageNotFound();
-    subresource = 'status';
-  }
+  const subresource = subresourceOf(t);
   const type = mediaType(req.headers['content-type']);
   if (!acceptedTypes(def.strategicMerge).includes(type))
     throw unsupportedMediaType(type, acceptedTypes(def.strategicMerge));
@@ -89,14 +83,13 @@ export async function handlePatch(
       sendJson(res, 201, registry.create(def, applied, { dryRun }) as unknown as JsonObject);
       return;
     }
-    const expected = applied.metadata.resourceVersion;
-    if (expected && expected !== current.metadata.resourceVersion)
-      throw conflict({ resource: def.plural, group: def.group, name: t.name });
     const body = { ...applied, metadata: omit(applied.metadata, 'resourceVersion') } as JsonValue;
     const merged = def.strategicMerge
       ? strategicMerge(current as unknown as JsonValue, body, def.kind)
       : mergePatch(current as unknown as JsonValue, body);
-    const updated = registry.update(def, merged as unknown as KubeObject, undefined, {
+    // The applied configuration's resourceVersion, if any, is a precondition (409 Conflict).
+    const expected = applied.metadata.resourceVersion;
+    const updated = registry.update(def, merged as unknown as KubeObject, expected, {
       dryRun,
       subresource,
     });
@@ -109,11 +102,9 @@ export async function handlePatch(
   if (!isJsonObject(patched))
     throw invalidPatch(def.kind, t.name, 'the patched document is not an object');
   const result = objectFromBody(patched, t);
-  // A patch that carries metadata.resourceVersion is a precondition, as in the apiserver.
+  // A patch that carries metadata.resourceVersion is a precondition (409 Conflict), as in the
+  // apiserver.
   const rv = result.metadata.resourceVersion;
-  if (rv !== undefined && rv !== '' && rv !== current.metadata.resourceVersion) {
-    throw conflict({ resource: def.plural, group: def.group, name: t.name });
-  }
-  const updated = registry.update(def, result, undefined, { dryRun, subresource });
+  const updated = registry.update(def, result, rv, { dryRun, subresource });
   sendJson(res, 200, updated as unknown as JsonObject);
 }

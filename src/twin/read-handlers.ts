@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, notFound, pageNotFound } from './errors.js';
 import { queryFlag, queryInt, sendJson, wantsTable } from './http-util.js';
 import { listBody, listObjects, selectionFrom } from './list.js';
+import type { Version } from './node/versions.js';
 import type { ResourceTarget } from './routes.js';
 import type { ObjectStore } from './store.js';
 import type { IncludeObject } from './table.js';
@@ -13,6 +14,8 @@ import { serveWatch } from './watch.js';
 
 export interface ReadContext {
   store: ObjectStore;
+  /** The Kubernetes version served, for the field selectors it supports (undefined: the newest). */
+  served: Version | undefined;
   /** Registers an open watch (closing the twin or a watch-drop fault stops it); returns untrack. */
   trackWatch(stop: () => void): () => void;
 }
@@ -42,7 +45,7 @@ export function handleGet(
     const stop = serveWatch(req, res, ctx.store, {
       def,
       namespace: t.namespace,
-      selection: selectionFrom(query, def, t.name),
+      selection: selectionFrom(query, def, ctx.served, t.name),
       resourceVersion: query.get('resourceVersion') ?? undefined,
       allowBookmarks: queryFlag(query, 'allowWatchBookmarks'),
       timeoutSeconds: queryInt(query, 'timeoutSeconds'),
@@ -53,7 +56,7 @@ export function handleGet(
   }
   const now = ctx.store.clock.now();
   if (t.name === undefined) {
-    const result = listObjects(ctx.store, def, t.namespace, query);
+    const result = listObjects(ctx.store, def, t.namespace, query, ctx.served);
     const body = table
       ? toTable(def, result.items, {
           include: table,

@@ -124,11 +124,6 @@ export function groupVersion(def: Pick<ResourceDef, 'group' | 'version'>): strin
   return def.group === '' ? def.version : `${def.group}/${def.version}`;
 }
 
-/** "nodes" or "daemonsets.apps": how the real apiserver names a resource in error messages. */
-export function qualifiedName(def: ResourceDef): string {
-  return def.group === '' ? def.plural : `${def.plural}.${def.group}`;
-}
-
 const byGvr = new Map(resources.map((def) => [`${groupVersion(def)}/${def.plural}`, def]));
 const byGvk = new Map(resources.map((def) => [`${groupVersion(def)}/${def.kind}`, def]));
 

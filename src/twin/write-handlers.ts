@@ -6,6 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { badRequest, methodNotAllowed, pageNotFound, unsupportedMediaType } from './errors.js';
 import { dryRunOf, mediaType, parseJsonBody, queryInt, readBody, sendJson } from './http-util.js';
 import { listObjects } from './list.js';
+import type { Version } from './node/versions.js';
 import type { Registry } from './registry.js';
 import type { ResourceDef } from './resources.js';
 import { groupVersion } from './resources.js';
@@ -77,7 +78,8 @@ export function objectFromBody(
   return { ...body, apiVersion: gv, kind: def.kind, metadata };
 }
 
-function subresourceOf(t: ResourceTarget): 'status' | undefined {
+/** The subresource a write targets: `status` where the resource has one, else 404. */
+export function subresourceOf(t: ResourceTarget): 'status' | undefined {
   if (t.subresource === undefined) return undefined;
   if (t.subresource === 'status' && t.def.subresources.includes('status')) return 'status';
   throw pageNotFound();
@@ -154,12 +156,14 @@ function successStatus(def: ResourceDef, obj: KubeObject): JsonObject {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
 }
 
+/** DELETE of one object, or of a collection (`served`: the Kubernetes version, for field selectors). */
 export async function handleDelete(
   registry: Registry,
   req: IncomingMessage,
   res: ServerResponse,
   query: URLSearchParams,
   t: ResourceTarget,
+  served: Version | undefined,
 ): Promise<void> {
   if (t.subresource !== undefined)
     throw methodNotAllowed('the server does not allow this method on the requested resource');
@@ -169,7 +173,7 @@ export async function handleDelete(
     const unpaged = new URLSearchParams(query);
     unpaged.delete('limit');
     unpaged.delete('continue');
-    const items = listObjects(registry.store, def, t.namespace, unpaged).items;
+    const items = listObjects(registry.store, def, t.namespace, unpaged, served).items;
     const deleted = items.map((item) =>
       registry.delete(def, item.metadata.namespace, item.metadata.name ?? '', {
         dryRun: options.dryRun,

@@ -9,7 +9,18 @@ export interface KubectlResult {
 
 export type Kubectl = (...args: string[]) => Promise<KubectlResult>;
 
-export function kubectlWith(kubeconfig: string, home: string): Kubectl {
+export interface KubectlOptions {
+  /** kubectl is killed after this long (default 60 s); the result then has a non-zero code. */
+  timeoutMs?: number;
+  /** Most bytes of stdout or stderr (default 1 MiB); a large `get -A -o json` needs more. */
+  maxBuffer?: number;
+}
+
+export function kubectlWith(
+  kubeconfig: string,
+  home: string,
+  options: KubectlOptions = {},
+): Kubectl {
   return (...args) =>
     new Promise((resolve) => {
       execFile(
@@ -17,7 +28,8 @@ export function kubectlWith(kubeconfig: string, home: string): Kubectl {
         args,
         {
           env: { PATH: process.env.PATH ?? '', HOME: home, KUBECONFIG: kubeconfig },
-          timeout: 60_000,
+          timeout: options.timeoutMs ?? 60_000,
+          maxBuffer: options.maxBuffer ?? 1024 * 1024,
         },
         (error, stdout, stderr) =>
           resolve({
@@ -36,4 +48,12 @@ export function kubectlOk(kubectl: Kubectl): (...args: string[]) => Promise<stri
     if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
     return r.stdout;
   };
+}
+
+/** Table output as rows of cells separated by two or more spaces (single spaces stay in a cell). */
+export function rows(stdout: string): string[][] {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s{2,}/));
 }

@@ -3,7 +3,7 @@
 // pods are up to date (util.IsPodUpdated).
 
 import type { KubeObject } from '../types.js';
-import { asNumber, asRecord, asString } from '../types.js';
+import { asNumber, asRecord } from '../types.js';
 import { revisionHashLabel, spec, templateGenerationAnnotation } from './kube.js';
 import { templateGenerationLabel } from './kube.js';
 
@@ -70,15 +70,4 @@ export function isPodUpdated(pod: KubeObject, revision: Revision): boolean {
     revision.generation !== undefined && labels[templateGenerationLabel] === revision.generation;
   const hashMatches = revision.hash !== '' && labels[revisionHashLabel] === revision.hash;
   return hashMatches || generationMatches;
-}
-
-export function podTemplate(ds: KubeObject): { labels: Record<string, string>; spec: unknown } {
-  const template = asRecord(spec(ds)['template']);
-  const labels = Object.fromEntries(
-    Object.entries(asRecord(asRecord(template['metadata'])['labels'])).map(([k, v]) => [
-      k,
-      asString(v),
-    ]),
-  );
-  return { labels, spec: template['spec'] };
 }

@@ -17,12 +17,8 @@ import type { PodRuntime, PodTimings } from './runtime.js';
 import { defaultRuntime, defaultTimings } from './runtime.js';
 import type { ErrorSink } from './work-queue.js';
 
-export type { PodRuntime, PodTimings, StartResult } from './runtime.js';
-export type { ContainerExit } from './pods.js';
-export type { ErrorSink } from './work-queue.js';
-export { crashBackoffMs, defaultRuntime, defaultTimings } from './runtime.js';
-export { gracefulPodDeletion } from './pods.js';
-export { hostFaultsFor, hostMatches } from './nodes.js';
+export type { PodRuntime } from './runtime.js';
+export { crashBackoffMs, defaultTimings } from './runtime.js';
 
 export interface ControllerOptions {
   registry: Registry;

@@ -90,11 +90,6 @@ export function ownerReference(owner: KubeObject): JsonObject {
   };
 }
 
-export function objectName(obj: KubeObject): string {
-  const ns = obj.metadata.namespace;
-  return ns ? `${ns}/${obj.metadata.name ?? ''}` : (obj.metadata.name ?? '');
-}
-
 /** Oldest first, as podByCreationTimestampAndPhase sorts; names break ties deterministically. */
 export function byCreation(a: KubeObject, b: KubeObject): number {
   const ta = a.metadata.creationTimestamp ?? '';

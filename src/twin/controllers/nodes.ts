@@ -4,6 +4,7 @@
 
 import type { Clock, Scheduler } from '../clock.js';
 import type { Registry } from '../registry.js';
+import { hostMatches } from '../node/host.js';
 import type { HostSpec } from '../scenario-schema.js';
 import type { ChangeEvent } from '../store.js';
 import type { JsonObject, KubeObject } from '../types.js';
@@ -26,21 +27,6 @@ export interface NodeController {
   /** Sets the node's Ready condition as its kubelet would report it. */
   setNodeReady(node: string, ready: boolean): void;
   stop(): void;
-}
-
-/**
- * TWIN.md host matching: "*", a node name, or "label:<key>=<value>"; "label:<key>" alone matches
- * on presence, as the node model (node/host.ts) reads it, so both agree on which hosts a fault hits.
- */
-export function hostMatches(match: string, node: KubeObject): boolean {
-  if (match === '*') return true;
-  if (match.startsWith('label:')) {
-    const spec = match.slice('label:'.length);
-    const [key = '', value] = spec.includes('=') ? spec.split(/=(.*)/s) : [spec, undefined];
-    const actual = node.metadata.labels?.[key];
-    return value === undefined ? actual !== undefined : actual === value;
-  }
-  return match === node.metadata.name;
 }
 
 export function hostFaultsFor(hosts: readonly HostSpec[], node: KubeObject): Set<string> {

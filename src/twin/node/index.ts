@@ -138,10 +138,6 @@ export class ClusterDataplane implements ClusterView {
     return name === undefined ? undefined : this.nodes.get(name);
   }
 
-  nodeNames(): string[] {
-    return [...this.nodes.keys()];
-  }
-
   /** A kube-proxy container started on the node: runs kube-proxy's startup against its host. */
   podStarted(
     nodeName: string,
@@ -203,13 +199,20 @@ export class ClusterDataplane implements ClusterView {
     this.keepLogs(rec);
   }
 
+  /** Updates the running pod's current log; a pod forgotten meanwhile stays forgotten. */
   private keepLogs(rec: NodeRecord): void {
     if (!rec.proxy) return;
     const entry = rec.podLogs.get(rec.proxy.podName);
-    rec.podLogs.set(rec.proxy.podName, {
-      current: rec.proxy.logs,
-      previous: entry?.previous ?? [],
-    });
+    if (!entry) return;
+    rec.podLogs.set(rec.proxy.podName, { current: rec.proxy.logs, previous: entry.previous });
+  }
+
+  /**
+   * The pod is gone from the API: drop its logs. Not called when its container merely stops, since
+   * a crash-looping pod's `kubectl logs --previous` reads them.
+   */
+  forgetPod(nodeName: string, podName: string): void {
+    this.nodes.get(nodeName)?.podLogs.delete(podName);
   }
 
   /**

@@ -58,9 +58,4 @@ export class KlogWriter {
   raw(level: KlogLevel, source: string, text: string): void {
     this.emit(level, source, text);
   }
-
-  /** Lets a later phase (a sync) continue the same run at a later wall-clock time. */
-  advanceTo(nowMs: number): void {
-    this.micros = Math.max(this.micros, Math.floor(nowMs) * 1000 + 4_211);
-  }
 }

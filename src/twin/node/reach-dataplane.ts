@@ -14,7 +14,7 @@ import {
 import type { NodePortScope } from './dataplane.js';
 import { ipFamily, type IPFamily } from './ip.js';
 import { scopeAccepts } from './node-ports.js';
-import { portPolicy } from './service-policy.js';
+import { portPolicy, type PortPolicy } from './service-policy.js';
 import type { NodeState } from './view.js';
 
 export type Backend = 'nftables' | 'iptables' | 'ipvs';
@@ -79,6 +79,31 @@ function find(
   return list?.find((sp) => sp.family === family && sp.port === port && sp.protocol === proto);
 }
 
+/**
+ * The verdict for a Service port a backend matched on `node`: reject (RST) when it has no usable
+ * endpoint anywhere, drop when the traffic policy (`policy`, Local) leaves none of the endpoints
+ * `pick` chooses, else forward to them.
+ */
+function policyVerdict(
+  backend: Backend,
+  sp: CatalogServicePort,
+  node: string,
+  policy: 'internalTrafficPolicy' | 'externalTrafficPolicy',
+  pick: (pol: PortPolicy) => readonly CatalogEndpoint[],
+): Verdict {
+  const pol = portPolicy(sp, node);
+  if (!pol.hasEndpoints)
+    return {
+      kind: 'reject',
+      backend,
+      reason: `Service ${sp.namespace}/${sp.name} has no endpoints`,
+    };
+  const endpoints = pick(pol);
+  if (endpoints.length === 0)
+    return { kind: 'drop', backend, reason: `${policy} Local and no endpoint on ${node}` };
+  return { kind: 'forward', backend, service: sp, endpoints };
+}
+
 /** A packet from `state` (host or pod) to a service IP (ClusterIP, external or LB IP). */
 export function serviceIPVerdict(
   state: NodeState,
@@ -104,21 +129,9 @@ export function serviceIPVerdict(
         reason: `no Service port ${port}/${proto} on ${ip}`,
       };
     }
-    const pol = portPolicy(sp, state.name);
-    if (!pol.hasEndpoints)
-      return {
-        kind: 'reject',
-        backend: prog.backend,
-        reason: `Service ${sp.namespace}/${sp.name} has no endpoints`,
-      };
-    const eps = sp.clusterIP === ip ? pol.internal : pol.clusterEndpoints;
-    if (eps.length === 0)
-      return {
-        kind: 'drop',
-        backend: prog.backend,
-        reason: `internalTrafficPolicy Local and no endpoint on ${state.name}`,
-      };
-    return { kind: 'forward', backend: prog.backend, service: sp, endpoints: eps };
+    return policyVerdict(prog.backend, sp, state.name, 'internalTrafficPolicy', (pol) =>
+      sp.clusterIP === ip ? pol.internal : pol.clusterEndpoints,
+    );
   }
   return undefined;
 }
@@ -140,22 +153,10 @@ export function nodePortVerdict(
     if (!accepts) continue;
     const sp = prog.catalog.byNodePort.get(nodePortKey(family, proto, port));
     if (!sp) continue;
-    const pol = portPolicy(sp, state.name);
-    if (!pol.hasEndpoints)
-      return {
-        kind: 'reject',
-        backend: prog.backend,
-        reason: `Service ${sp.namespace}/${sp.name} has no endpoints`,
-      };
     // Traffic from the node itself is short-circuited to the cluster endpoints (nftables/iptables).
-    const eps = local && prog.backend !== 'ipvs' ? pol.clusterEndpoints : pol.external;
-    if (eps.length === 0)
-      return {
-        kind: 'drop',
-        backend: prog.backend,
-        reason: `externalTrafficPolicy Local and no endpoint on ${state.name}`,
-      };
-    return { kind: 'forward', backend: prog.backend, service: sp, endpoints: eps };
+    return policyVerdict(prog.backend, sp, state.name, 'externalTrafficPolicy', (pol) =>
+      local && prog.backend !== 'ipvs' ? pol.clusterEndpoints : pol.external,
+    );
   }
   return undefined;
 }

@@ -1,9 +1,6 @@
 // POSIX-shell word splitting for the simple command lines the twin accepts through `sh -c`:
 // single and double quotes, backslash escapes, and the operators | ; && || (kept as tokens).
 
-export const shellOperators = ['|', ';', '&&', '||'] as const;
-export type ShellOperator = (typeof shellOperators)[number];
-
 export interface ShellToken {
   readonly text: string;
   /** True for an unquoted operator; a quoted '|' is an ordinary word. */

@@ -138,6 +138,57 @@ describe('client-node against the twin', () => {
     expect(JSON.parse(error.body)).toMatchObject({ reason: 'Conflict', code: 409 });
   });
 
+  it('answers 409 Conflict for a patch or an apply that carries a stale resourceVersion', async () => {
+    const path = `${twin.url}/api/v1/namespaces/kube-system/configmaps/kube-proxy?fieldManager=test`;
+    const before = await core.readNamespacedConfigMap({
+      name: 'kube-proxy',
+      namespace: 'kube-system',
+    });
+    const stale = '1';
+    expect(before.metadata?.resourceVersion).not.toBe(stale);
+    const attempts: [string, unknown][] = [
+      [
+        'application/json-patch+json',
+        [
+          { op: 'replace', path: '/metadata/resourceVersion', value: stale },
+          { op: 'replace', path: '/data', value: {} },
+        ],
+      ],
+      ['application/merge-patch+json', { metadata: { resourceVersion: stale }, data: {} }],
+      ['application/strategic-merge-patch+json', { metadata: { resourceVersion: stale } }],
+      [
+        'application/apply-patch+yaml',
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'kube-proxy', namespace: 'kube-system', resourceVersion: stale },
+          data: {},
+        },
+      ],
+    ];
+    for (const [type, patch] of attempts) {
+      const res = await fetch(path, {
+        method: 'PATCH',
+        headers: { 'content-type': type },
+        body: JSON.stringify(patch),
+      });
+      expect(res.status, type).toBe(409);
+      expect(await res.json(), type).toMatchObject({
+        kind: 'Status',
+        reason: 'Conflict',
+        code: 409,
+        message:
+          'Operation cannot be fulfilled on configmaps "kube-proxy": the object has been modified; please apply your changes to the latest version and try again',
+        details: { name: 'kube-proxy', kind: 'configmaps' },
+      });
+    }
+    const after = await core.readNamespacedConfigMap({
+      name: 'kube-proxy',
+      namespace: 'kube-system',
+    });
+    expect(after.metadata?.resourceVersion).toBe(before.metadata?.resourceVersion);
+  });
+
   it('streams watch events from a list resourceVersion', async () => {
     const list = await core.listNamespacedConfigMap({ namespace: 'default' });
     const events: [string, string][] = [];

@@ -36,18 +36,24 @@ describe('host faults at run time', () => {
       method: 'PUT',
       body: JSON.stringify({ faults: ['not-ready'] }),
     });
+    expect(put.status).toBe(200);
     expect(await put.json()).toEqual({ node: 'blue-2', faults: ['not-ready'] });
     expect(await kubectl('get', 'node', 'blue-2', '--no-headers')).toMatch(/^blue-2\s+NotReady\s/);
     expect(await (await hostFaults('blue-2')).json()).toEqual({
       node: 'blue-2',
       faults: ['not-ready'],
     });
-    await hostFaults('blue-2', { method: 'DELETE' });
+    expect((await hostFaults('blue-2', { method: 'DELETE' })).status).toBe(200);
     expect(await kubectl('get', 'node', 'blue-2', '--no-headers')).toMatch(/^blue-2\s+Ready\s/);
   });
 
   it('makes the next kube-proxy on a node crash-loop with kube-proxy-crashloop', async () => {
-    await hostFaults('green-1', { method: 'PUT', body: JSON.stringify(['kube-proxy-crashloop']) });
+    const put = await hostFaults('green-1', {
+      method: 'PUT',
+      body: JSON.stringify(['kube-proxy-crashloop']),
+    });
+    expect(put.status).toBe(200);
+    expect(await put.json()).toEqual({ node: 'green-1', faults: ['kube-proxy-crashloop'] });
     const pods = JSON.parse(
       await kubectl(
         '-n',
@@ -62,6 +68,7 @@ describe('host faults at run time', () => {
         'json',
       ),
     ) as { items: { metadata: { name: string } }[] };
+    expect(pods.items).toHaveLength(1);
     const old = pods.items[0]!.metadata.name;
     await kubectl('-n', 'kube-system', 'delete', 'pod', old, '--wait=false');
     const row = await eventually('a crash-looping kube-proxy on green-1', async () => {

@@ -1,46 +1,24 @@
 // Runs the real kubectl against the twin: discovery, Table printing, selectors, paging, label,
 // annotate, every patch type, server-side apply, create, delete and error messages.
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Twin } from '../../../src/twin/index.js';
 import { startTwin } from '../../../src/twin/index.js';
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import type { Kubectl } from '../../helpers/kubectl.js';
+import { kubectlWith, rows } from '../../helpers/kubectl.js';
 
 let twin: Twin;
 let dir: string;
-let env: NodeJS.ProcessEnv;
-
-function kubectl(...args: string[]): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile('kubectl', args, { env, timeout: 20_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** Table output as rows of whitespace-separated cells (cells here never contain spaces). */
-function rows(stdout: string): string[][] {
-  return stdout
-    .trim()
-    .split('\n')
-    .map((line) => line.trim().split(/\s{2,}/));
-}
+let kubectl: Kubectl;
 
 beforeAll(async () => {
   twin = await startTwin({ scenario: 'kubeadm-ipvs' });
   dir = await mkdtemp(join(tmpdir(), 'twin-kubectl-'));
   await twin.writeKubeconfig(join(dir, 'kubeconfig'));
   // A private HOME keeps kubectl's discovery and HTTP caches out of other tests.
-  env = { PATH: process.env['PATH'], KUBECONFIG: join(dir, 'kubeconfig'), HOME: dir };
+  kubectl = kubectlWith(join(dir, 'kubeconfig'), dir, { timeoutMs: 20_000 });
 });
 
 afterAll(async () => {

@@ -80,4 +80,28 @@ describe('field selectors', () => {
       'field label not supported: spec.nodeName',
     );
   });
+
+  it('selects Services on spec.type and spec.clusterIP from v1.31, as kubernetes#123905 added', () => {
+    const svc: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { type: 'NodePort', clusterIP: '10.96.0.10' },
+    };
+    const v = (minor: number) => ({ major: 1, minor, patch: 0 });
+    expect(matchesFields(parseFieldSelector('spec.type=NodePort', 'services', v(31)), svc)).toBe(
+      true,
+    );
+    expect(
+      matchesFields(parseFieldSelector('spec.clusterIP!=10.96.0.10', 'services', v(33)), svc),
+    ).toBe(false);
+    // Without a served version: the newest release's fields.
+    expect(matchesFields(parseFieldSelector('spec.type=ClusterIP', 'services'), svc)).toBe(false);
+    expect(() => parseFieldSelector('spec.type=NodePort', 'services', v(30))).toThrow(
+      'field label not supported: spec.type',
+    );
+    expect(() => parseFieldSelector('spec.clusterIP=None', 'services', v(30))).toThrow(
+      'field label not supported: spec.clusterIP',
+    );
+  });
 });

@@ -6,6 +6,7 @@ import { WebSocketHandler } from '@kubernetes/client-node/dist/web-socket-handle
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { eventually } from '../../../helpers/wait.js';
 import type { Harness } from './harness.js';
 import { StubLogs, createRunningPod, execAborts, startHarness, stubExec } from './harness.js';
 
@@ -205,9 +206,11 @@ describe('exec sessions ending early', () => {
     ]);
     await new Promise((resolve) => ws.on('message', resolve));
     ws.terminate();
-    const deadline = Date.now() + 5000;
-    while (execAborts.count === before && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
+    await eventually(
+      'the provider aborted',
+      () => (execAborts.count === before ? undefined : true),
+      5000,
+    );
     expect(execAborts.count).toBe(before + 1);
   });
 
@@ -247,10 +250,11 @@ describe('client-node Log', () => {
       follow: true,
     });
     logs.append('kp-1', 'kube-proxy', 'live');
-    const deadline = Date.now() + 5000;
-    while (!text.includes('live') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
-    controller.abort();
+    try {
+      await eventually('the followed line', () => (text.includes('live') ? true : undefined), 5000);
+    } finally {
+      controller.abort();
+    }
     expect(text).toBe('one\ntwo\nlive\n');
   });
 

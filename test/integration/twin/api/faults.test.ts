@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../src/twin/api/prng.js';
 import type { HostFault } from '../../../../src/twin/scenario-schema.js';
 import type { Harness } from './harness.js';
-import { kubectl, kubectlStream, startHarness } from './harness.js';
+import { kubectlStream, startHarness } from './harness.js';
 
 let h: Harness;
 let core: CoreV1Api;
@@ -94,7 +94,7 @@ describe('fault injection', () => {
         resources: ['configmaps'],
       },
     ]);
-    const r = await kubectl(h.env, 'get', 'cm', 'kube-proxy', '-n', 'kube-system', '-o', 'name');
+    const r = await h.kubectl('get', 'cm', 'kube-proxy', '-n', 'kube-system', '-o', 'name');
     expect(r).toMatchObject({ code: 0, stdout: 'configmap/kube-proxy\n' });
     const stats = (await admin('GET', '/stats')).body;
     expect(stats['requests']).toContainEqual({ verb: 'get', resource: 'configmaps', count: 3 });
@@ -105,7 +105,7 @@ describe('fault injection', () => {
     await admin('PUT', '/faults', [
       { kind: 'throttle', rate: 1, retryAfterSeconds: 0, resources: ['configmaps'] },
     ]);
-    const r = await kubectl(h.env, 'get', 'cm', 'kube-proxy', '-n', 'kube-system');
+    const r = await h.kubectl('get', 'cm', 'kube-proxy', '-n', 'kube-system');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Error from server (TooManyRequests)');
     const res = await fetch(`${h.url}/api/v1/namespaces/kube-system/configmaps/kube-proxy`);

@@ -1,6 +1,6 @@
 // Starts the twin's API server the way startTwin does (scenario, store, registry, createApiServer)
 // but with test providers, and runs the real kubectl against it with a private HOME.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -19,13 +19,19 @@ import {
   resourceFor,
 } from '../../../../src/twin/index.js';
 import { ObjectStore } from '../../../../src/twin/store.js';
+import type { Kubectl } from '../../../helpers/kubectl.js';
+import { kubectlWith } from '../../../helpers/kubectl.js';
+import { eventually } from '../../../helpers/wait.js';
 
 export interface Harness {
   url: string;
   api: ApiServer;
   registry: Registry;
   kubeconfigYaml: string;
+  /** kubectl's environment, for the spawned (streaming) runs. */
   env: NodeJS.ProcessEnv;
+  /** The real kubectl against the harness, with a 25 s limit. */
+  kubectl: Kubectl;
   close(): Promise<void>;
 }
 
@@ -57,6 +63,7 @@ export async function startHarness(extra: ExtraOptions = {}): Promise<Harness> {
     registry,
     kubeconfigYaml,
     env,
+    kubectl: kubectlWith(join(dir, 'kubeconfig'), dir, { timeoutMs: 25_000 }),
     close: async () => {
       api.stopWatches();
       await new Promise<void>((resolve) => {
@@ -66,21 +73,6 @@ export async function startHarness(extra: ExtraOptions = {}): Promise<Harness> {
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-export interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-export function kubectl(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Result> {
-  return new Promise((resolve) => {
-    execFile('kubectl', args, { env, timeout: 25_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
 }
 
 /** A long-running kubectl (logs -f, get -w) whose output can be awaited as it arrives. */
@@ -98,10 +90,10 @@ export function kubectlStream(env: NodeJS.ProcessEnv, ...args: string[]): Runnin
   child.stderr.resume();
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const waitFor = async (text: string, timeoutMs = 15_000): Promise<void> => {
-    const deadline = Date.now() + timeoutMs;
-    while (!out.includes(text)) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${text}; got ${out}`);
-      await new Promise((r) => setTimeout(r, 50));
+    try {
+      await eventually(text, () => (out.includes(text) ? true : undefined), timeoutMs);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; got ${out}`, { cause: error });
     }
   };
   return { child, stdout: () => out, waitFor, exit };

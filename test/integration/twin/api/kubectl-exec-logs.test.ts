@@ -3,15 +3,9 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceFor } from '../../../../src/twin/index.js';
+import { eventually } from '../../../helpers/wait.js';
 import type { Harness } from './harness.js';
-import {
-  StubLogs,
-  createRunningPod,
-  kubectl,
-  kubectlStream,
-  startHarness,
-  stubExec,
-} from './harness.js';
+import { StubLogs, createRunningPod, kubectlStream, startHarness, stubExec } from './harness.js';
 
 let h: Harness;
 const logs = new StubLogs();
@@ -30,39 +24,46 @@ afterAll(async () => {
   await h.close();
 });
 
-function withStdin(
+/** kubectl with `input` on its stdin; killed after 20 s, and whenever the test stops waiting. */
+async function withStdin(
   input: string,
   ...args: string[]
 ): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('kubectl', args, { env: h.env });
+  const child = spawn('kubectl', args, { env: h.env, timeout: 20_000 });
+  try {
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => resolve({ code, out }));
-    child.stdin.end(input);
-  });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('exit', resolve);
+      child.stdin.end(input);
+    });
+    return { code, out };
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
 }
 
 describe('kubectl exec', () => {
   it('runs a command and prints its stdout', async () => {
-    const r = await kubectl(h.env, 'exec', ...ns, 'kp-1', '--', 'echo', 'hi');
+    const r = await h.kubectl('exec', ...ns, 'kp-1', '--', 'echo', 'hi');
     expect(r).toEqual({ code: 0, stdout: 'hi\n', stderr: '' });
   });
 
   it('turns a non-zero exit into kubectl’s exit code', async () => {
-    const r = await kubectl(h.env, 'exec', ...ns, 'kp-1', '--', 'exit', '3');
+    const r = await h.kubectl('exec', ...ns, 'kp-1', '--', 'exit', '3');
     expect(r.code).toBe(3);
     expect(r.stderr).toBe('exiting 3\ncommand terminated with exit code 3\n');
   });
 
   it('prints stderr and exit 127 for a command the provider does not know', async () => {
-    const r = await kubectl(h.env, 'exec', ...ns, 'kp-1', '--', 'ipvsadm', '-Ln');
+    const r = await h.kubectl('exec', ...ns, 'kp-1', '--', 'ipvsadm', '-Ln');
     expect(r.code).toBe(127);
     expect(r.stderr).toContain('ipvsadm: command not found');
   });
 
   it('rejects an unknown container on the upgrade and the SPDY retry', async () => {
-    const r = await kubectl(h.env, 'exec', ...ns, 'kp-1', '-c', 'nope', '--', 'echo', 'hi');
+    const r = await h.kubectl('exec', ...ns, 'kp-1', '-c', 'nope', '--', 'echo', 'hi');
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       'Error from server (BadRequest): container nope is not valid for pod kp-1\n',
@@ -70,7 +71,7 @@ describe('kubectl exec', () => {
   });
 
   it('reports a missing pod and a pod that is not running', async () => {
-    const missing = await kubectl(h.env, 'exec', ...ns, 'nx', '--', 'echo');
+    const missing = await h.kubectl('exec', ...ns, 'nx', '--', 'echo');
     expect(missing.stderr).toContain('pods "nx" not found');
     h.registry.create(pods, {
       apiVersion: 'v1',
@@ -78,13 +79,13 @@ describe('kubectl exec', () => {
       metadata: { name: 'pending', namespace: 'kube-system' },
       spec: { nodeName: 'cp-1', containers: [{ name: 'kube-proxy', image: 'x' }] },
     });
-    const pending = await kubectl(h.env, 'exec', ...ns, 'pending', '--', 'echo');
+    const pending = await h.kubectl('exec', ...ns, 'pending', '--', 'echo');
     expect(pending.code).toBe(1);
     expect(pending.stderr).toContain('container not found ("kube-proxy")');
   });
 
   it('ends a command that outlives the deadline with a Failure status', async () => {
-    const r = await kubectl(h.env, 'exec', ...ns, 'kp-1', '--', 'sleep');
+    const r = await h.kubectl('exec', ...ns, 'kp-1', '--', 'sleep');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('did not finish within 2s');
   });
@@ -95,7 +96,7 @@ describe('kubectl exec', () => {
   });
 
   it('defaults the container and needs -c only when kubectl cannot choose', async () => {
-    const r = await kubectl(h.env, 'exec', ...ns, 'multi', '--', 'echo', 'multi');
+    const r = await h.kubectl('exec', ...ns, 'multi', '--', 'echo', 'multi');
     expect(r.stdout).toBe('multi\n');
     expect(r.stderr).toContain('Defaulted container "main" out of: main, side');
   });
@@ -103,24 +104,24 @@ describe('kubectl exec', () => {
 
 describe('kubectl logs', () => {
   it('prints the log, a tail, and timestamps', async () => {
-    expect((await kubectl(h.env, 'logs', ...ns, 'kp-1')).stdout).toBe(
+    expect((await h.kubectl('logs', ...ns, 'kp-1')).stdout).toBe(
       'line one\nline two\nline three\n',
     );
-    expect((await kubectl(h.env, 'logs', ...ns, 'kp-1', '--tail=2')).stdout).toBe(
+    expect((await h.kubectl('logs', ...ns, 'kp-1', '--tail=2')).stdout).toBe(
       'line two\nline three\n',
     );
-    const stamped = (await kubectl(h.env, 'logs', ...ns, 'kp-1', '--timestamps')).stdout;
+    const stamped = (await h.kubectl('logs', ...ns, 'kp-1', '--timestamps')).stdout;
     expect(stamped.split('\n')[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z line one$/);
   });
 
   it('serves the previous container or the kubelet error', async () => {
-    const none = await kubectl(h.env, 'logs', ...ns, 'kp-1', '--previous');
+    const none = await h.kubectl('logs', ...ns, 'kp-1', '--previous');
     expect(none.code).toBe(1);
     expect(none.stderr).toBe(
       'Error from server (BadRequest): previous terminated container "kube-proxy" in pod "kp-1" not found\n',
     );
     logs.previous.set('kp-1/kube-proxy', [{ time: Date.now(), text: 'crashed' }]);
-    expect((await kubectl(h.env, 'logs', ...ns, 'kp-1', '-p')).stdout).toBe('crashed\n');
+    expect((await h.kubectl('logs', ...ns, 'kp-1', '-p')).stdout).toBe('crashed\n');
   });
 
   it('follows appended lines until the pod is deleted (-f)', async () => {
@@ -142,9 +143,11 @@ describe('kubectl logs', () => {
     await run.waitFor('hello\n');
     run.child.kill('SIGTERM');
     await run.exit;
-    const deadline = Date.now() + 5000;
-    while (logs.subscribers('kp-kill', 'kube-proxy') > 0 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
+    await eventually(
+      'the follower unsubscribed',
+      () => (logs.subscribers('kp-kill', 'kube-proxy') > 0 ? undefined : true),
+      5000,
+    );
     expect(logs.subscribers('kp-kill', 'kube-proxy')).toBe(0);
   });
 
@@ -165,11 +168,11 @@ describe('kubectl logs', () => {
       });
       logs.append(name, 'kube-proxy', `I am ${name}`);
     }
-    const r = await kubectl(h.env, 'logs', 'ds/kube-proxy', ...ns);
+    const r = await h.kubectl('logs', 'ds/kube-proxy', ...ns);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^I am kube-proxy-(aaaaa|bbbbb)\n$/);
     expect(r.stderr).toMatch(/Found 2 pods, using pod\/kube-proxy-/);
-    const e = await kubectl(h.env, 'exec', 'ds/kube-proxy', ...ns, '--', 'echo', 'via ds');
+    const e = await h.kubectl('exec', 'ds/kube-proxy', ...ns, '--', 'echo', 'via ds');
     expect(e.stdout).toBe('via ds\n');
   });
 });

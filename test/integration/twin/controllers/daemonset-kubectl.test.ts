@@ -3,14 +3,9 @@
 // punishment, rollout status, DaemonSet columns and pod replacement.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LiveTwin, PodRow } from './live-twin.js';
-import {
-  dsColumns,
-  eventually,
-  proxyPods,
-  rows,
-  settledProxyTable,
-  startLiveTwin,
-} from './live-twin.js';
+import { rows } from '../../../helpers/kubectl.js';
+import { eventually } from '../../../helpers/wait.js';
+import { dsColumns, proxyPods, settledProxyTable, startLiveTwin } from './live-twin.js';
 
 const nodes = ['blue-1', 'blue-2', 'cp-1', 'green-1', 'green-2', 'legacy-1'];
 const notInPatch = JSON.stringify({

@@ -1,6 +1,5 @@
 // The twin over HTTP with its controllers, plus the real kubectl pointed at it: what the
 // integration tests drive, as an operator (or the product) would.
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,20 +7,17 @@ import type { ControllerOptions, Controllers } from '../../../../src/twin/contro
 import { startControllers } from '../../../../src/twin/controllers/index.js';
 import type { KubeObject, Twin } from '../../../../src/twin/index.js';
 import { startTwin } from '../../../../src/twin/index.js';
-
-export interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import type { Kubectl, KubectlResult } from '../../../helpers/kubectl.js';
+import { kubectlWith, rows } from '../../../helpers/kubectl.js';
+import { eventually } from '../../../helpers/wait.js';
 
 export interface LiveTwin {
   twin: Twin;
   controllers: Controllers;
   dir: string;
-  kubectl(...args: string[]): Promise<Result>;
+  kubectl: Kubectl;
   /** kubectl with a JSON or YAML document on a file, for `create -f`. */
-  kubectlWithFile(name: string, content: string, ...args: string[]): Promise<Result>;
+  kubectlWithFile(name: string, content: string, ...args: string[]): Promise<KubectlResult>;
   close(): Promise<void>;
 }
 
@@ -31,6 +27,16 @@ export async function startLiveTwin(
 ): Promise<LiveTwin> {
   // The twin's own controllers are off so each test can start them with its own runtime.
   const twin = await startTwin({ scenario: 'kubeadm-ipvs', speed, controllers: false });
+  let dir: string | undefined;
+  try {
+    dir = await mkdtemp(join(tmpdir(), 'twin-controllers-'));
+    await twin.writeKubeconfig(join(dir, 'kubeconfig'));
+  } catch (error) {
+    await twin.close();
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  // Started last: nothing after this can fail, so they never outlive a failed start.
   const controllers = startControllers({
     registry: twin.registry,
     store: twin.store,
@@ -38,17 +44,8 @@ export async function startLiveTwin(
     hosts: twin.scenario.header.spec.hosts,
     ...options,
   });
-  const dir = await mkdtemp(join(tmpdir(), 'twin-controllers-'));
-  await twin.writeKubeconfig(join(dir, 'kubeconfig'));
   // A private HOME keeps kubectl's discovery cache out of other tests.
-  const env = { PATH: process.env['PATH'], KUBECONFIG: join(dir, 'kubeconfig'), HOME: dir };
-  const kubectl = (...args: string[]): Promise<Result> =>
-    new Promise((resolve) => {
-      execFile('kubectl', args, { env, timeout: 60_000 }, (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      });
-    });
+  const kubectl = kubectlWith(join(dir, 'kubeconfig'), dir);
   return {
     twin,
     controllers,
@@ -65,29 +62,6 @@ export async function startLiveTwin(
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** Polls until `check` returns a value (not undefined), or fails after a generous deadline. */
-export async function eventually<T>(
-  what: string,
-  check: () => Promise<T | undefined> | T | undefined,
-  deadlineMs = 20_000,
-): Promise<T> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Table output as rows of cells split on runs of 2+ spaces. */
-export function rows(stdout: string): string[][] {
-  return stdout
-    .trim()
-    .split('\n')
-    .map((line) => line.trim().split(/\s{2,}/));
 }
 
 export interface PodRow {

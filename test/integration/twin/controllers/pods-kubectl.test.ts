@@ -2,7 +2,9 @@
 // the `not-ready` host fault, and graceful versus forced deletion.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LiveTwin } from './live-twin.js';
-import { eventually, rows, startLiveTwin } from './live-twin.js';
+import { rows } from '../../../helpers/kubectl.js';
+import { eventually } from '../../../helpers/wait.js';
+import { startLiveTwin } from './live-twin.js';
 
 let live: LiveTwin | undefined;
 afterEach(async () => {

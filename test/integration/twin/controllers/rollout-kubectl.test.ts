@@ -2,7 +2,8 @@
 // ControllerRevisions, so these show the revisions are the real controller's.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LiveTwin } from './live-twin.js';
-import { rows, settledProxyTable, startLiveTwin } from './live-twin.js';
+import { rows } from '../../../helpers/kubectl.js';
+import { settledProxyTable, startLiveTwin } from './live-twin.js';
 
 let live: LiveTwin;
 beforeEach(async () => {

@@ -1,62 +1,35 @@
 // Starts every shipped scenario in the twin and points the real kubectl at it. For traps.yaml it runs
 // the playbooks' own pre-flight commands (shared/playbook/) and checks that each trap shows up in
 // their output the way it would on a real cluster.
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Twin } from '../../../../src/twin/index.js';
 import { startTwin } from '../../../../src/twin/index.js';
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-type Kubectl = (...args: string[]) => Promise<Result>;
+import type { Kubectl, KubectlResult } from '../../../helpers/kubectl.js';
+import { kubectlWith, rows } from '../../../helpers/kubectl.js';
 
 /** Starts the scenario for the enclosing describe block; kubectl gets a private HOME and kubeconfig. */
 function useTwin(scenario: string): { kubectl: Kubectl } {
   let twin: Twin | undefined;
   let dir = '';
-  let env: NodeJS.ProcessEnv = {};
+  let run: Kubectl = () => Promise.reject(new Error(`the ${scenario} twin did not start`));
   beforeAll(async () => {
     twin = await startTwin({ scenario });
     dir = await mkdtemp(join(tmpdir(), `twin-${scenario}-`));
     await twin.writeKubeconfig(join(dir, 'kubeconfig'));
-    // A private HOME keeps kubectl's discovery and HTTP caches out of other tests.
-    env = { PATH: process.env['PATH'], KUBECONFIG: join(dir, 'kubeconfig'), HOME: dir };
+    // traps has over 1,000 Services: `get svc -A -o json` outgrows the default 1 MiB buffer.
+    run = kubectlWith(join(dir, 'kubeconfig'), dir, { maxBuffer: 256 * 1024 * 1024 });
   }, 60_000);
   afterAll(async () => {
     await twin?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
-  const kubectl: Kubectl = (...args) =>
-    new Promise((resolve) => {
-      execFile(
-        'kubectl',
-        args,
-        { env, timeout: 60_000, maxBuffer: 256 * 1024 * 1024 },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-          resolve({ code, stdout, stderr });
-        },
-      );
-    });
-  return { kubectl };
+  return { kubectl: (...args) => run(...args) };
 }
 
-/** Table output as rows of cells separated by two or more spaces (single spaces stay in a cell). */
-function rows(stdout: string): string[][] {
-  return stdout
-    .trim()
-    .split('\n')
-    .map((line) => line.trim().split(/\s{2,}/));
-}
-
-async function ok(run: Promise<Result>): Promise<string> {
+async function ok(run: Promise<KubectlResult>): Promise<string> {
   const r = await run;
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
@@ -186,11 +159,33 @@ describe('traps: the playbooks pre-flight commands show every trap', () => {
     expect(table.length - 1).toBeGreaterThan(1000);
   });
 
-  it('kubectl get svc -A --field-selector spec.type=NodePort is rejected, as by a real apiserver', async () => {
-    // 2026 Playbook pre-flight check 2. Services support no spec.type field selector, so this is not
-    // asserted as a trap check; the playbook command simply does not work as written.
-    const r = await kubectl('get', 'svc', '-A', '--field-selector', 'spec.type=NodePort');
-    if (r.code !== 0) expect(r.stderr).toContain('field label not supported: spec.type');
+  it('kubectl get svc -A --field-selector spec.type=NodePort lists the NodePort Services', async () => {
+    // 2026 Playbook pre-flight check 2. Services have spec.type and spec.clusterIP field selectors
+    // from v1.31 (kubernetes#123905); the scenario serves v1.32.
+    const all = rows(await ok(kubectl('get', 'svc', '-A'))).slice(1);
+    // Without AGE, which may tick between the two lists.
+    const nodePorts = all.filter((r) => r[2] === 'NodePort').map((r) => r.slice(0, 6));
+    expect(nodePorts.length).toBeGreaterThan(0);
+    const table = rows(
+      await ok(kubectl('get', 'svc', '-A', '--field-selector', 'spec.type=NodePort')),
+    );
+    expect(table[0]).toEqual([
+      'NAMESPACE',
+      'NAME',
+      'TYPE',
+      'CLUSTER-IP',
+      'EXTERNAL-IP',
+      'PORT(S)',
+      'AGE',
+    ]);
+    expect(table.slice(1).map((r) => r.slice(0, 6))).toEqual(nodePorts);
+    expect(table.slice(1).map((r) => `${r[0]}/${r[1]}`)).toEqual(
+      expect.arrayContaining(['partners/partner-api', 'storage/minio']),
+    );
+    const byIp = rows(
+      await ok(kubectl('get', 'svc', '-A', '--field-selector', 'spec.clusterIP=10.99.140.9')),
+    );
+    expect(byIp.slice(1).map((r) => `${r[0]}/${r[1]}`)).toEqual(['storage/minio']);
   });
 
   it('node addresses: the edge nodes answer on a secondary (DMZ) address', async () => {

@@ -649,7 +649,9 @@ describe('traps', () => {
 
   it('has kernels below 6.1 with INVALID packets counted and tcpBeLiberal off', () => {
     expect(rec(config['conntrack'])['tcpBeLiberal']).toBe(false);
-    for (const n of nodesWith(s, 'node-pool', 'general')) {
+    const general = nodesWith(s, 'node-pool', 'general');
+    expect(general.length).toBeGreaterThan(0);
+    for (const n of general) {
       expect(kernelMinor(kernelOf(n))).toBeLessThan(6.001);
       const invalid = hostFacts(s, n).conntrack?.invalidPerCpu ?? [];
       expect(invalid.some((v) => v > 0)).toBe(true);
