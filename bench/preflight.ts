@@ -12,7 +12,7 @@ import { runPreflight } from '../src/engine/preflight-run.js';
 import { probeNodes } from '../src/engine/probe-nodes.js';
 import { createLogger } from '../src/log.js';
 import { systemClock } from '../src/ports/clock.js';
-import { startTwin } from '../src/twin/index.js';
+import { startTwin } from '@proxy-migrate/twin';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name);

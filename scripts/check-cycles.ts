@@ -1,12 +1,16 @@
-// Fails on import cycles in src/ and on any import from src/twin into the rest of the product.
+// Fails on import cycles in the product (src/) and in the twin (packages/twin/src/), and on any
+// relative import that crosses between them: the product reaches the twin only through its
+// package name (`@proxy-migrate/twin`, whose exports map hides everything else), and the twin
+// reaches nothing of the product. tsc's rootDir enforces the same at build time.
 // Resolution goes through the TypeScript compiler, so `./x.js` specifiers map to `x.ts` exactly as
 // tsc sees them (type-only imports count too: a type cycle is still a design cycle).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
-const root = resolve(process.argv[2] ?? 'src');
-const twinDir = join(root, 'twin') + sep;
+const root = resolve('.');
+const productDir = join(root, 'src') + sep;
+const twinDir = join(root, 'packages', 'twin', 'src') + sep;
 const options: ts.CompilerOptions = {
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -50,16 +54,19 @@ function importsOf(file: string): string[] {
   return resolved;
 }
 
-const files = listFiles(root);
+const files = [...listFiles(productDir), ...listFiles(twinDir)];
 const graph = new Map(files.map((file) => [file, importsOf(file)]));
 const problems: string[] = [];
 
 for (const [file, deps] of graph) {
-  if (!file.startsWith(twinDir)) continue;
+  const own = file.startsWith(twinDir) ? twinDir : productDir;
   for (const dep of deps) {
-    if (!dep.startsWith(twinDir)) {
-      problems.push(`twin imports product code: ${relative(root, file)} -> ${relative(root, dep)}`);
-    }
+    if (dep.startsWith(own)) continue;
+    problems.push(
+      own === twinDir
+        ? `twin imports product code: ${relative(root, file)} -> ${relative(root, dep)}`
+        : `product imports twin internals: ${relative(root, file)} -> ${relative(root, dep)} (use '@proxy-migrate/twin')`,
+    );
   }
 }
 

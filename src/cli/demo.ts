@@ -40,7 +40,7 @@ export const demoCommand: Subcommand = {
       return EXIT.usage;
     }
     const { runDemo } = await import('../demo/run-demo.js');
-    const { ScenarioError } = await import('../twin/index.js');
+    const { ScenarioError } = await import('@proxy-migrate/twin');
     try {
       return await runDemo({
         scenario: values.scenario,

@@ -51,7 +51,7 @@ export const twinCommand: Subcommand = {
       return usageError(io, `--speed must be a positive number, not "${values.speed}".`);
 
     // Loaded on demand so other subcommands do not pay for the twin.
-    const { ScenarioError, startTwin } = await import('../twin/index.js');
+    const { ScenarioError, startTwin } = await import('@proxy-migrate/twin');
     let twin;
     try {
       twin = await startTwin({

@@ -11,7 +11,7 @@ import { deletePrefix, redisAnswers } from '../adapters/redis.js';
 import { startBot, type RunningProcess } from '../cli/runtime.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
-import { startTwin, type Twin } from '../twin/index.js';
+import { startTwin, type Twin } from '@proxy-migrate/twin';
 import { blocksToText } from '../views/block-text.js';
 import { startLocalSlack, type LocalMessage, type LocalSlack } from './local-slack.js';
 import { sendSlashCommand } from './slash-command.js';

@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import { startBot, type RunningProcess, type RuntimeOverrides } from '../../src/cli/runtime.js';
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { RUNS_QUEUE } from '../../src/engine/jobs.js';
-import { startTwin, type Twin } from '../../src/twin/index.js';
+import { startTwin, type Twin } from '@proxy-migrate/twin';
 import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack.js';
 import { postSigned, slashCommandBody } from '../fakes/slack-signing.js';
 import { captureLog, type CapturedLog } from './log-capture.js';

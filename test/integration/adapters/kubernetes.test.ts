@@ -9,7 +9,7 @@ import { KubeCluster } from '../../../src/adapters/kubernetes/cluster-client.js'
 import { kubeConfigFor } from '../../../src/adapters/kubernetes/kubeconfig.js';
 import { clusterConfig as configure, type ClusterConfig } from '../../../src/config.js';
 import { AppError } from '../../../src/errors.js';
-import { resourceFor, startTwin, type Twin } from '../../../src/twin/index.js';
+import { resourceFor, startTwin, type Twin } from '@proxy-migrate/twin';
 
 function clusterConfig(over: Partial<ClusterConfig>): ClusterConfig {
   return { ...configure({ name: 'cluster-a' }), ...over };

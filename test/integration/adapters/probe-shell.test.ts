@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClusterDirectory } from '../../../src/adapters/kubernetes/directory.js';
 import { PROBE_LABEL } from '../../../src/adapters/kubernetes/probe-pod.js';
 import { clusterConfig } from '../../../src/config.js';
-import { resourceFor, startTwin, type Twin } from '../../../src/twin/index.js';
+import { resourceFor, startTwin, type Twin } from '@proxy-migrate/twin';
 import { captureLog } from '../../helpers/log-capture.js';
 
 let twin: Twin;

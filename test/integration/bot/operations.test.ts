@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterDirectory, ClusterPort } from '../../../src/ports/cluster.js';
 import { KubeClusterDirectory } from '../../../src/adapters/kubernetes/directory.js';
 import { startHarness, type BotHarness } from '../../helpers/bot-harness.js';
-import { eventually } from '../../helpers/wait.js';
+import { eventually } from '@proxy-migrate/twin/testing';
 
 describe('health, readiness and metrics', () => {
   let h: BotHarness;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type BotHarness } from '../../helpers/bot-harness.js';
-import { eventually } from '../../helpers/wait.js';
+import { eventually } from '@proxy-migrate/twin/testing';
 
 async function closedPort(): Promise<number> {
   const server = createServer();

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postSigned, slashCommandBody, nowSeconds } from '../../fakes/slack-signing.js';
 import { SIGNING_SECRET, startHarness, type BotHarness } from '../../helpers/bot-harness.js';
-import { eventually } from '../../helpers/wait.js';
+import { eventually } from '@proxy-migrate/twin/testing';
 
 interface AckBody {
   response_type?: string;

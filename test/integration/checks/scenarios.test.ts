@@ -10,7 +10,7 @@ import { clusterConfig, type ClusterConfig } from '../../../src/config.js';
 import { worstSeverity, type Finding, type Severity } from '../../../src/core/findings.js';
 import { runPreflight } from '../../../src/engine/preflight-run.js';
 import { systemClock } from '../../../src/ports/clock.js';
-import { startTwin } from '../../../src/twin/index.js';
+import { startTwin } from '@proxy-migrate/twin';
 import { captureLog } from '../../helpers/log-capture.js';
 
 const scenarios = [

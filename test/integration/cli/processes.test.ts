@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTwin, type Twin } from '../../../src/twin/index.js';
+import { startTwin, type Twin } from '@proxy-migrate/twin';
 import { startFakeSlack, type FakeSlack } from '../../fakes/fake-slack.js';
 import { postSigned, slashCommandBody } from '../../fakes/slack-signing.js';
 import { SIGNING_SECRET, botEnv } from '../../helpers/bot-harness.js';

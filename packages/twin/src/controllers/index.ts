@@ -1,0 +1,124 @@
+// The controllers that make the twin behave like a cluster: DaemonSet controller, scheduler,
+// kubelet-style pod lifecycle and node health, sharing one simulated-time scheduler.
+
+import type { Clock } from '../clock.js';
+import { createScheduler, isManualClock } from '../clock.js';
+import type { Registry } from '../registry/registry.js';
+import type { HostSpec } from '../scenario/schema.js';
+import type { ObjectStore } from '../store/store.js';
+import { startBinder } from './scheduler/binder.js';
+import { startDaemonSetController } from './daemonset/controller.js';
+import type { RecordEvent } from './events.js';
+import { createEventRecorder } from './events.js';
+import { startNodeController } from './node-lifecycle/nodes.js';
+import type { ContainerExit } from './kubelet/pods.js';
+import { startPodLifecycle } from './kubelet/pods.js';
+import type { PodRuntime, PodTimings } from './kubelet/runtime.js';
+import { defaultRuntime, defaultTimings } from './kubelet/runtime.js';
+import type { ErrorSink } from './work-queue.js';
+
+export type { PodRuntime } from './kubelet/runtime.js';
+export { crashBackoffMs, defaultTimings } from './kubelet/runtime.js';
+
+export interface ControllerOptions {
+  registry: Registry;
+  /** Must be the registry's store; accepted so callers can pass the twin's pieces as they are. */
+  store?: ObjectStore;
+  /** Defaults to the store's clock; pass a manual clock (the store's own) to step time in tests. */
+  clock?: Clock;
+  runtime?: PodRuntime;
+  /** The scenario's spec.hosts: host faults such as `not-ready` apply to matching nodes. */
+  hosts?: readonly HostSpec[];
+  timings?: Partial<PodTimings>;
+  /** Record core/v1 Events (SuccessfulCreate, Killing, BackOff…); on by default. */
+  events?: boolean;
+  /** Where reconcile errors go; they never crash the twin. Defaults to stderr. */
+  onError?: ErrorSink;
+}
+
+export interface SettleOptions {
+  /** Timers further away than this (simulated ms) do not count; default 60 s. */
+  horizonMs?: number;
+  /** Real-time limit for a real clock; default 30 s. */
+  timeoutMs?: number;
+}
+
+export interface Controllers {
+  /** Cancels every timer and unsubscribes; the store keeps its objects. */
+  stop(): void;
+  /** Resolves once no timer is due within the horizon (a manual clock is advanced to get there). */
+  settle(options?: SettleOptions): Promise<void>;
+  /** Changes pod start/ready/stop delays from now on (the twin boots with zero delays). */
+  setTimings(timings: Partial<PodTimings>): void;
+  /** Sets a node's Ready condition, as a runtime `not-ready` fault would. */
+  setNodeReady(node: string, ready: boolean): void;
+  /** A running container exited on its own: the pod goes through CrashLoopBackOff restarts. */
+  containerExited(namespace: string, name: string, exit: ContainerExit): boolean;
+}
+
+const defaultOnError: ErrorSink = (error, context) => {
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`twin controllers: ${context}: ${text}\n`);
+};
+
+export function startControllers(options: ControllerOptions): Controllers {
+  const { registry } = options;
+  if (options.store && options.store !== registry.store)
+    throw new Error('twin: startControllers needs the registry and its own store');
+  const clock = options.clock ?? registry.store.clock;
+  const scheduler = createScheduler(clock);
+  const onError = options.onError ?? defaultOnError;
+  const record = createEventRecorder(registry, clock);
+  const recordEvent: RecordEvent =
+    options.events === false
+      ? () => undefined
+      : (...args) => {
+          try {
+            record(...args);
+          } catch (error) {
+            onError(error, 'event');
+          }
+        };
+  const runtime = options.runtime ?? defaultRuntime;
+  const timings = { ...defaultTimings, ...options.timings };
+  const shared = { registry, clock, scheduler, onError, recordEvent };
+  // Pods first: they must see the node readiness changes the node controller makes at start.
+  const pods = startPodLifecycle({ ...shared, runtime, timings });
+  const binder = startBinder(shared);
+  const nodes = startNodeController({ ...shared, hosts: options.hosts ?? [] });
+  const daemonSets = startDaemonSetController(shared);
+  let stopped = false;
+
+  async function settle(settleOptions: SettleOptions = {}): Promise<void> {
+    const horizon = settleOptions.horizonMs ?? 60_000;
+    const deadline = Date.now() + (settleOptions.timeoutMs ?? 30_000);
+    for (let steps = 0; !stopped; steps += 1) {
+      const due = scheduler.nextDue();
+      if (due === undefined || due - clock.now() > horizon) return;
+      if (isManualClock(clock)) {
+        if (steps > 1_000_000) throw new Error('twin: controllers did not settle (timer storm)');
+        clock.advance(Math.max(0, due - clock.now()));
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error('twin: controllers did not settle in time');
+      const wait = Math.max(1, (due - clock.now()) / clock.speed);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 50)));
+    }
+  }
+
+  return {
+    stop() {
+      stopped = true;
+      daemonSets.stop();
+      nodes.stop();
+      binder.stop();
+      pods.stop();
+      scheduler.stop();
+    },
+    settle,
+    // Kubelets read the shared timings object whenever they schedule, so this applies at once.
+    setTimings: (next) => Object.assign(timings, next),
+    setNodeReady: (node, ready) => nodes.setNodeReady(node, ready),
+    containerExited: (namespace, name, exit) => pods.containerExited(namespace, name, exit),
+  };
+}

@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { cluster, configText, service, sh, slice, startAll, t0 } from '../fixtures.js';
+
+describe('ipvsadm', () => {
+  it('prints -Ln exactly as ipvsadm does', () => {
+    const m = cluster();
+    m.resync(
+      [service('kubernetes', '10.96.0.1', 443, { portName: 'https' })],
+      [slice('kubernetes', [{ ip: '172.22.132.9', node: 'a' }], { portName: 'https', port: 5443 })],
+      t0,
+    );
+    startAll(m, ['a'], configText('ipvs', 'ipvs:\n  scheduler: rr\n'));
+    expect(sh(m, 'a', 'ipvsadm -Ln').stdout).toBe(
+      [
+        'IP Virtual Server version 1.2.1 (size=4096)',
+        'Prot LocalAddress:Port Scheduler Flags',
+        '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn',
+        'TCP  10.96.0.1:443 rr',
+        '  -> 172.22.132.9:5443            Masq    1      0          0         ',
+        '',
+      ].join('\n'),
+    );
+    expect(sh(m, 'a', 'ipvsadm -S -n').stdout).toBe(
+      '-A -t 10.96.0.1:443 -s rr\n-a -t 10.96.0.1:443 -r 172.22.132.9:5443 -m -w 1\n',
+    );
+    expect(sh(m, 'a', 'ipvsadm -Ln --stats').stdout.split('\n').slice(1, 5)).toEqual([
+      'Prot LocalAddress:Port               Conns   InPkts  OutPkts  InBytes OutBytes',
+      '  -> RemoteAddress:Port',
+      'TCP  10.96.0.1:443                       0        0        0        0        0',
+      '  -> 172.22.132.9:5443                   0        0        0        0        0',
+    ]);
+  });
+
+  it('lists NodePort virtual servers on every node address in IPVS mode', () => {
+    const m = cluster();
+    startAll(m, ['b'], configText('ipvs'));
+    const out = sh(m, 'b', 'ipvsadm -Ln').stdout;
+    expect(out).toContain('TCP  10.0.1.21:31080 rr\n');
+    expect(out).toContain('TCP  192.168.50.21:31080 rr\n');
+    expect(out).not.toContain('127.0.0.1:31080');
+  });
+
+  it('fails without the ip_vs module', () => {
+    const m = cluster();
+    expect(sh(m, 'a', 'ipvsadm -Ln')).toEqual({
+      exitCode: 2,
+      stdout: '',
+      stderr:
+        "Can't initialize ipvs: Protocol not available\nAre you sure that IP Virtual Server is built in the kernel or as module?\n",
+    });
+  });
+});
+
+describe('conntrack, sysctl, cat, uname', () => {
+  it('conntrack -S prints cpu=%-4u\\t then key=value pairs with a trailing space', () => {
+    const m = cluster([{ match: 'a', conntrack: { count: 1200, invalidPerCpu: [0, 3] } }]);
+    expect(sh(m, 'a', 'conntrack -S').stdout).toBe(
+      'cpu=0   \tfound=0 invalid=0 insert=0 insert_failed=0 drop=0 early_drop=0 error=0 search_restart=0 clash_resolve=0 chaintoolong=0 \n' +
+        'cpu=1   \tfound=0 invalid=3 insert=0 insert_failed=0 drop=0 early_drop=0 error=0 search_restart=0 clash_resolve=0 chaintoolong=0 \n',
+    );
+    expect(sh(m, 'old', 'conntrack -S').stdout.split('\n')[0]).toBe(
+      'cpu=0   \tfound=0 invalid=0 ignore=0 insert=0 insert_failed=0 drop=0 early_drop=0 error=0 search_restart=0 ',
+    );
+    expect(sh(m, 'a', 'conntrack -C').stdout).toBe('1200\n');
+    expect(sh(m, 'a', "conntrack -S | tr ' ' '\\n' | grep invalid").stdout).toBe(
+      'invalid=0\ninvalid=3\n',
+    );
+  });
+
+  it('sysctl and /proc/sys answer the conntrack and route_localnet keys', () => {
+    const m = cluster([{ match: 'a', conntrack: { count: 1200, max: 131072 } }]);
+    expect(
+      sh(m, 'a', 'sysctl net.netfilter.nf_conntrack_count net.netfilter.nf_conntrack_max').stdout,
+    ).toBe('net.netfilter.nf_conntrack_count = 1200\nnet.netfilter.nf_conntrack_max = 131072\n');
+    expect(sh(m, 'a', 'sysctl -n net.ipv4.conf.all.route_localnet').stdout).toBe('0\n');
+    expect(sh(m, 'a', 'sysctl -n net/netfilter/nf_conntrack_tcp_be_liberal').stdout).toBe('0\n');
+    expect(sh(m, 'a', 'cat /proc/sys/net/netfilter/nf_conntrack_max').stdout).toBe('131072\n');
+    expect(sh(m, 'a', 'sysctl net.foo.bar')).toEqual({
+      exitCode: 255,
+      stdout: '',
+      stderr: 'sysctl: cannot stat /proc/sys/net/foo/bar: No such file or directory\n',
+    });
+    expect(sh(m, 'a', 'cat /proc/sys/net/foo')).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr: 'cat: /proc/sys/net/foo: No such file or directory\n',
+    });
+    startAll(m, ['a'], configText('nftables', 'conntrack:\n  tcpBeLiberal: true\n'));
+    expect(sh(m, 'a', 'sysctl -n net.netfilter.nf_conntrack_tcp_be_liberal').stdout).toBe('1\n');
+  });
+
+  it('uname -r prints the running kernel', () => {
+    expect(sh(cluster(), 'old', 'uname -r').stdout).toBe('5.4.0-80-generic\n');
+  });
+});
+
+describe('ip', () => {
+  it('reports a missing kube-ipvs0 exactly like iproute2', () => {
+    const m = cluster();
+    const absent = { exitCode: 1, stdout: '', stderr: 'Device "kube-ipvs0" does not exist.\n' };
+    expect(m.exec('a', ['ip', '-j', 'link', 'show', 'kube-ipvs0'], t0)).toEqual(absent);
+    expect(m.exec('a', ['ip', 'link', 'show', 'kube-ipvs0'], t0)).toEqual(absent);
+    expect(sh(m, 'a', 'ip link del kube-ipvs0')).toEqual({
+      exitCode: 1,
+      stdout: '',
+      stderr: 'Cannot find device "kube-ipvs0"\n',
+    });
+  });
+
+  it('shows kube-ipvs0 as a DOWN dummy link holding every service IP', () => {
+    const m = cluster();
+    startAll(m, ['a'], configText('ipvs'));
+    const [link] = JSON.parse(sh(m, 'a', 'ip -j link show kube-ipvs0').stdout) as Record<
+      string,
+      unknown
+    >[];
+    expect(link).toMatchObject({
+      ifname: 'kube-ipvs0',
+      flags: ['BROADCAST', 'NOARP'],
+      operstate: 'DOWN',
+      link_type: 'ether',
+      mtu: 1500,
+    });
+    expect(sh(m, 'a', 'ip link show kube-ipvs0').stdout).toMatch(
+      /^3: kube-ipvs0: <BROADCAST,NOARP> mtu 1500 qdisc noop state DOWN mode DEFAULT group default qlen 1000\n {4}link\/ether ([0-9a-f]{2}:){5}[0-9a-f]{2} brd ff:ff:ff:ff:ff:ff\n$/,
+    );
+    const addrs = JSON.parse(sh(m, 'a', 'ip -j addr show kube-ipvs0').stdout) as {
+      addr_info: { local: string; prefixlen: number }[];
+    }[];
+    expect(addrs[0]?.addr_info.map((a) => `${a.local}/${a.prefixlen}`)).toEqual([
+      '10.96.10.10/32',
+      '10.96.20.20/32',
+    ]);
+    const all = JSON.parse(sh(m, 'b', 'ip -j addr').stdout) as {
+      ifname: string;
+      addr_info: { local: string }[];
+    }[];
+    expect(all.map((i) => [i.ifname, i.addr_info.map((a) => a.local)])).toEqual([
+      ['lo', ['127.0.0.1', '::1']],
+      ['eth0', ['10.0.1.21']],
+      ['eth1', ['192.168.50.21']],
+    ]);
+  });
+});
+
+describe('shell handling', () => {
+  it('exits 127 with command not found', () => {
+    const m = cluster();
+    expect(m.exec('a', ['iptables-save'], t0)).toEqual({
+      exitCode: 127,
+      stdout: '',
+      stderr: 'iptables-save: command not found\n',
+    });
+    expect(sh(m, 'a', 'foo --bar')).toEqual({
+      exitCode: 127,
+      stdout: '',
+      stderr: 'sh: line 1: foo: command not found\n',
+    });
+  });
+
+  it('runs pipes, sequences and redirections', () => {
+    const m = cluster();
+    expect(sh(m, 'a', 'uname -r | head -n 1 && echo ok || echo no')).toMatchObject({
+      exitCode: 0,
+      stdout: '6.8.0-51-generic\nok\n',
+    });
+    expect(sh(m, 'a', 'ip link show kube-ipvs0 2>&1 | grep -c exist')).toMatchObject({
+      stdout: '1\n',
+    });
+    expect(sh(m, 'a', 'ip link show kube-ipvs0 2>/dev/null; echo $?').stderr).toBe('');
+    expect(m.exec('a', ['sudo', 'nsenter', '-t', '1', '-n', '--', 'uname', '-r'], t0).stdout).toBe(
+      '6.8.0-51-generic\n',
+    );
+  });
+});
