@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { ServiceAllocator } from './allocator.js';
 import { applyDefaults } from './defaults.js';
 import { alreadyExists, ApiError, conflict, invalid, notFound } from '../apimachinery/errors.js';
+import { fieldError, invalidObject, type FieldError } from '../apimachinery/field-errors.js';
+import { strategyFor } from './strategies/index.js';
 import type { ResourceDef } from './resources.js';
 import { resourceFor, resources } from './resources.js';
 import type { ObjectStore } from '../store/store.js';
@@ -103,6 +105,9 @@ export class Registry {
     if (statusResetOnCreate.has(obj.kind)) obj['status'] = {};
     if (obj.kind === 'Pod') obj['status'] = { phase: 'Pending' };
     applyDefaults(obj, this.allocator);
+    const strategy = strategyFor(def);
+    strategy.prepareForCreate?.(obj);
+    this.check(def, obj, strategy.validate?.(obj) ?? []);
     if (options.dryRun) {
       if (this.store.get(def, meta.namespace, meta.name))
         throw alreadyExists(target(def, meta.name));
@@ -122,8 +127,18 @@ export class Registry {
     options: WriteOptions = {},
   ): KubeObject {
     const name = input.metadata.name ?? '';
+    const strategy = strategyFor(def);
     const old = this.store.get(def, input.metadata.namespace, name);
-    if (!old) throw notFound(target(def, name));
+    if (!old) {
+      if (strategy.allowCreateOnUpdate && options.subresource === undefined)
+        return this.create(def, input, options);
+      throw notFound(target(def, name));
+    }
+    if (!expectedRv && strategy.allowUnconditionalUpdate === false) {
+      throw invalidObject(def.kind, def.group, name, [
+        fieldError.required('metadata.resourceVersion', 'must be specified for an update'),
+      ]);
+    }
     if (expectedRv && expectedRv !== old.metadata.resourceVersion)
       throw conflict(target(def, name));
     let next: KubeObject;
@@ -145,7 +160,9 @@ export class Registry {
         next.metadata.namespace = old.metadata.namespace;
       else delete next.metadata.namespace;
       applyDefaults(next, this.allocator);
+      strategy.prepareForUpdate?.(next, old);
     }
+    this.check(def, next, strategy.validateUpdate?.(next, old) ?? []);
     if (options.dryRun)
       return {
         ...next,
@@ -199,6 +216,12 @@ export class Registry {
       .replace(/\.\d+Z$/, 'Z');
     marked.metadata.deletionGracePeriodSeconds = seconds;
     return this.store.update(def, marked);
+  }
+
+  /** Turns a strategy's field errors into the 422 Invalid the apiserver answers with. */
+  private check(def: ResourceDef, obj: KubeObject, errors: readonly FieldError[]): void {
+    if (errors.length > 0)
+      throw invalidObject(def.kind, def.group, obj.metadata.name ?? '', errors);
   }
 
   private remove(def: ResourceDef, obj: KubeObject): KubeObject {

@@ -1,0 +1,13 @@
+// The strategy of every served resource, keyed by plural. A resource without an entry gets the
+// permissive default: no extra preparation or validation beyond the registry's object-meta rules.
+
+import type { ResourceDef } from '../resources.js';
+import type { ResourceStrategy } from '../strategy.js';
+
+const strategies: Readonly<Record<string, ResourceStrategy>> = {};
+
+const permissive: ResourceStrategy = {};
+
+export function strategyFor(def: ResourceDef): ResourceStrategy {
+  return strategies[def.plural] ?? permissive;
+}

@@ -1,0 +1,22 @@
+// What pkg/registry's per-resource strategies decide, as one interface: what the apiserver
+// changes on create and update, what it validates, and whether PUT may create or skip the
+// resourceVersion. Each served resource gets one (strategies/index.ts); the registry calls it on
+// every write, dry runs included, so a dry run answers exactly as the real write would.
+
+import type { FieldError } from '../apimachinery/field-errors.js';
+import type { KubeObject } from '../apimachinery/types.js';
+
+export interface ResourceStrategy {
+  /** PrepareForCreate: reset what users may not set (status), set generation and annotations. */
+  prepareForCreate?(obj: KubeObject): void;
+  /** PrepareForUpdate: keep what users may not change, bump generation on spec changes. */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  /** Validate, after defaulting; object-meta validation is the registry's and runs for all. */
+  validate?(obj: KubeObject): FieldError[];
+  /** ValidateUpdate, after defaulting: immutable fields and transitions. */
+  validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  /** AllowCreateOnUpdate: a PUT to a missing object creates it (Leases, for example). */
+  allowCreateOnUpdate?: boolean;
+  /** AllowUnconditionalUpdate: false makes a PUT without metadata.resourceVersion a 422. */
+  allowUnconditionalUpdate?: boolean;
+}
