@@ -25,6 +25,10 @@ export const errorCodes = [
   'NODE_PROBE_FAILED',
   'NODE_PROBE_TIMEOUT',
   'QUEUE_UNAVAILABLE',
+  'LOCK_HELD',
+  'LOCK_LOST',
+  'RUN_NOT_FOUND',
+  'RUN_STORE_UNAVAILABLE',
   'JOB_INVALID',
   'INTERNAL',
 ] as const;

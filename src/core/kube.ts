@@ -11,8 +11,16 @@ export interface ObjectMeta {
   resourceVersion?: string;
   generation?: number;
   creationTimestamp?: string;
+  deletionTimestamp?: string;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  ownerReferences?: {
+    apiVersion?: string;
+    kind: string;
+    name: string;
+    uid?: string;
+    controller?: boolean;
+  }[];
 }
 
 export interface NodeAddress {
@@ -80,14 +88,35 @@ export interface Volume {
   hostPath?: { path: string; type?: string };
 }
 
+export interface NodeSelectorRequirement {
+  key: string;
+  operator: string;
+  values?: string[];
+}
+
+export interface Affinity {
+  nodeAffinity?: {
+    requiredDuringSchedulingIgnoredDuringExecution?: {
+      nodeSelectorTerms: {
+        matchExpressions?: NodeSelectorRequirement[];
+        matchFields?: NodeSelectorRequirement[];
+      }[];
+    };
+    preferredDuringSchedulingIgnoredDuringExecution?: unknown[];
+  };
+  [key: string]: unknown;
+}
+
 export interface PodSpec {
   containers: Container[];
   initContainers?: Container[];
   volumes?: Volume[];
   nodeSelector?: Record<string, string>;
+  nodeName?: string;
   hostNetwork?: boolean;
-  affinity?: Record<string, unknown>;
+  affinity?: Affinity;
   tolerations?: Record<string, unknown>[];
+  [key: string]: unknown;
 }
 
 export interface KubeDaemonSet {
@@ -95,7 +124,11 @@ export interface KubeDaemonSet {
   spec?: {
     selector?: { matchLabels?: Record<string, string> };
     template?: { metadata?: Partial<ObjectMeta>; spec?: PodSpec };
-    updateStrategy?: { type?: string };
+    updateStrategy?: {
+      type?: string;
+      rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string };
+    };
+    [key: string]: unknown;
   };
   status?: {
     desiredNumberScheduled?: number;
@@ -128,12 +161,39 @@ export interface KubeService {
   status?: { loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] } };
 }
 
-export interface KubePod {
-  metadata: ObjectMeta & {
-    ownerReferences?: { kind: string; name: string; controller?: boolean }[];
+export interface ContainerStatus {
+  name: string;
+  ready?: boolean;
+  restartCount?: number;
+  state?: {
+    waiting?: { reason?: string };
+    running?: { startedAt?: string };
+    terminated?: { reason?: string; exitCode?: number };
   };
-  spec?: PodSpec & { nodeName?: string };
-  status?: { phase?: string; podIP?: string; hostIP?: string };
+}
+
+export interface KubePod {
+  metadata: ObjectMeta;
+  spec?: PodSpec;
+  status?: {
+    phase?: string;
+    podIP?: string;
+    hostIP?: string;
+    conditions?: { type: string; status: string }[];
+    containerStatuses?: ContainerStatus[];
+  };
+}
+
+/** coordination.k8s.io/v1 Lease: the cluster lock. Times are MicroTime (six fractional digits). */
+export interface KubeLease {
+  metadata: ObjectMeta;
+  spec?: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
 }
 
 export interface PrometheusRule {

@@ -7,8 +7,8 @@ import { withDeadline } from '../core/deadline.js';
 import { asAppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
-import { preflightRunbook } from '../runbooks/preflight.js';
-import type { RunbookPolicy } from '../runbooks/types.js';
+import { preflightJobPolicy as preflightRunbook } from '../runbooks/preflight.js';
+type RunbookPolicy = { attempts: number; backoffMs: number };
 import {
   preflightJobData,
   type JobContext,

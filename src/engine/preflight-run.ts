@@ -10,7 +10,7 @@ import type { ClusterSnapshot } from '../core/snapshot.js';
 import type { Clock } from '../ports/clock.js';
 import type { ClusterPort } from '../ports/cluster.js';
 import type { NodeShell } from '../ports/node-shell.js';
-import { preflightRunbook } from '../runbooks/preflight.js';
+import { PREFLIGHT_GATHER_DEADLINE_MS } from '../runbooks/preflight.js';
 import { gatherSnapshot } from './gather.js';
 import { probeNodes } from './probe-nodes.js';
 
@@ -37,7 +37,7 @@ export async function runPreflight(input: PreflightInput): Promise<PreflightOutc
   const { cluster, shell, clock } = input;
   try {
     const snapshot = await gatherSnapshot(cluster, clock, {
-      listDeadlineMs: preflightRunbook.gatherDeadlineMs,
+      listDeadlineMs: PREFLIGHT_GATHER_DEADLINE_MS,
       onNodeProgress: (received) => input.onProgress?.('listing', received, 0),
       ...(shell === undefined
         ? {}

@@ -7,8 +7,8 @@ import type { Redis } from 'ioredis';
 import { withDeadline } from '../core/deadline.js';
 import { AppError } from '../errors.js';
 import type { Clock } from '../ports/clock.js';
-import { preflightRunbook } from '../runbooks/preflight.js';
-import type { RunbookPolicy } from '../runbooks/types.js';
+import { preflightJobPolicy as preflightRunbook } from '../runbooks/preflight.js';
+type RunbookPolicy = { attempts: number; backoffMs: number };
 import {
   RUNS_QUEUE,
   preflightJobData,

@@ -3,9 +3,11 @@
  * implement it over @kubernetes/client-node; lists are complete (all pages) and every call has
  * a deadline, so callers never page or time out by hand.
  */
+import type { ClusterAction } from '../core/actions.js';
 import type {
   KubeConfigMap,
   KubeDaemonSet,
+  KubeLease,
   KubeNode,
   KubePod,
   KubeService,
@@ -36,6 +38,30 @@ export interface ClusterPort {
   listPrometheusRules(): Promise<PrometheusRule[] | undefined>;
   /** The ConfigMap, or undefined when it does not exist. */
   getConfigMap(namespace: string, name: string): Promise<KubeConfigMap | undefined>;
+  getDaemonSet(namespace: string, name: string): Promise<KubeDaemonSet | undefined>;
+  getNode(name: string): Promise<KubeNode | undefined>;
+  /** Pods bound to one node, in every namespace (field selector spec.nodeName). */
+  listPodsOnNode(node: string): Promise<KubePod[]>;
+  /** The last lines a container logged (kube-proxy's, for the proxier and sync errors). */
+  podLog(namespace: string, pod: string, container: string, tailLines: number): Promise<string>;
+  getLease(namespace: string, name: string): Promise<KubeLease | undefined>;
+  /**
+   * The only write: applies one action, having read the live object first. `unchanged` when
+   * the cluster already had what the action asks for (so re-running a step writes nothing);
+   * `dryRun` sends it with dryRun=All, so the API server validates it and persists nothing.
+   * Throws K8S_CONFLICT when the object changed since the action was computed.
+   */
+  apply(action: ClusterAction, options?: ApplyOptions): Promise<ApplyResult>;
+}
+
+export interface ApplyOptions {
+  dryRun?: boolean;
+}
+
+export interface ApplyResult {
+  status: 'applied' | 'unchanged';
+  /** The object's resourceVersion after the write (the live one when unchanged). */
+  resourceVersion?: string;
 }
 
 /** Hands out one ClusterPort per configured cluster, and node shells for its runs. */

@@ -1,14 +1,30 @@
 /**
- * Pre-flight: read the cluster (paged lists, then kube-proxy's ConfigMap) and report what it
- * shows, per pool. It never writes, so retrying a failed attempt is always safe.
+ * Pre-flight: read the cluster (paged lists, then node probes), run every check, report. It
+ * never writes (its probe pods are housekeeping, removed by the run), so a failed step is simply
+ * run again. Reporting is a step of its own: a Slack failure re-posts, it does not re-read.
  */
-import type { RunbookPolicy } from './types.js';
+import type { Runbook } from '../core/runbook.js';
+
+/** Reading the cluster must finish within this, however large the cluster. */
+export const PREFLIGHT_GATHER_DEADLINE_MS = 120_000;
 
 export const preflightRunbook = {
   kind: 'preflight',
   title: 'Pre-flight',
   mutates: false,
-  attempts: 3,
   backoffMs: 2_000,
-  gatherDeadlineMs: 120_000,
-} as const satisfies RunbookPolicy;
+  steps: [
+    {
+      id: 'gather',
+      kind: 'capture',
+      uses: 'preflight-report',
+      title: 'cluster read and checked',
+      attempts: 3,
+    },
+    { id: 'report', kind: 'report', uses: 'preflight-thread', title: 'report posted', attempts: 5 },
+  ],
+  rollback: [],
+} as const satisfies Runbook;
+
+/** The queue's retry policy for the pre-flight job, until pre-flight runs on the run engine. */
+export const preflightJobPolicy = { attempts: 3, backoffMs: 2_000 } as const;

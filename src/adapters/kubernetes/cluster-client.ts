@@ -5,21 +5,25 @@
  */
 import {
   AppsV1Api,
+  CoordinationV1Api,
   CoreV1Api,
   CustomObjectsApi,
   VersionApi,
   type ConfigurationOptions,
   type KubeConfig,
 } from '@kubernetes/client-node';
+import type { ClusterAction } from '../../core/actions.js';
 import type {
   KubeConfigMap,
   KubeDaemonSet,
+  KubeLease,
   KubeNode,
   KubePod,
   KubeService,
   PrometheusRule,
 } from '../../core/kube.js';
-import type { ClusterPort, ListProgress } from '../../ports/cluster.js';
+import type { ApplyOptions, ApplyResult, ClusterPort, ListProgress } from '../../ports/cluster.js';
+import { applyAction } from './apply/index.js';
 import { AppError } from '../../errors.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, withRequestDeadline } from './deadline.js';
 import { kubeError } from './errors.js';
@@ -48,6 +52,7 @@ export class KubeCluster implements ClusterPort {
   private readonly apps: AppsV1Api;
   private readonly version: VersionApi;
   private readonly custom: CustomObjectsApi;
+  private readonly coordination: CoordinationV1Api;
   private readonly timeoutMs: number;
   private readonly pageSize: number;
 
@@ -60,6 +65,7 @@ export class KubeCluster implements ClusterPort {
     this.apps = kubeConfig.makeApiClient(AppsV1Api);
     this.version = kubeConfig.makeApiClient(VersionApi);
     this.custom = kubeConfig.makeApiClient(CustomObjectsApi);
+    this.coordination = kubeConfig.makeApiClient(CoordinationV1Api);
     this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.pageSize = options.pageSize ?? PAGE_SIZE;
   }
@@ -174,14 +180,67 @@ export class KubeCluster implements ClusterPort {
     }
   }
 
-  async getConfigMap(namespace: string, name: string): Promise<KubeConfigMap | undefined> {
+  /** Reads one object; undefined when the API answers 404. */
+  private async read<T>(what: string, request: () => Promise<unknown>): Promise<T | undefined> {
     try {
-      return plain<KubeConfigMap>(
-        await this.core.readNamespacedConfigMap({ namespace, name }, this.options()),
-      );
+      return plain<T>(await request());
     } catch (error) {
       if ((error as { code?: number }).code === 404) return undefined;
-      throw kubeError(error, this.name, `read ConfigMap ${namespace}/${name}`);
+      throw kubeError(error, this.name, what);
     }
+  }
+
+  getConfigMap(namespace: string, name: string): Promise<KubeConfigMap | undefined> {
+    return this.read(`read ConfigMap ${namespace}/${name}`, () =>
+      this.core.readNamespacedConfigMap({ namespace, name }, this.options()),
+    );
+  }
+
+  getDaemonSet(namespace: string, name: string): Promise<KubeDaemonSet | undefined> {
+    return this.read(`read DaemonSet ${namespace}/${name}`, () =>
+      this.apps.readNamespacedDaemonSet({ namespace, name }, this.options()),
+    );
+  }
+
+  getNode(name: string): Promise<KubeNode | undefined> {
+    return this.read(`read node ${name}`, () => this.core.readNode({ name }, this.options()));
+  }
+
+  getLease(namespace: string, name: string): Promise<KubeLease | undefined> {
+    return this.read(`read Lease ${namespace}/${name}`, () =>
+      this.coordination.readNamespacedLease({ namespace, name }, this.options()),
+    );
+  }
+
+  listPodsOnNode(node: string): Promise<KubePod[]> {
+    return this.listPods(`spec.nodeName=${node}`);
+  }
+
+  async podLog(
+    namespace: string,
+    pod: string,
+    container: string,
+    tailLines: number,
+  ): Promise<string> {
+    return this.call(`read the log of ${namespace}/${pod}`, () =>
+      this.core.readNamespacedPodLog(
+        { namespace, name: pod, container, tailLines },
+        this.options(),
+      ),
+    );
+  }
+
+  apply(action: ClusterAction, options: ApplyOptions = {}): Promise<ApplyResult> {
+    return applyAction(
+      {
+        cluster: this.name,
+        core: this.core,
+        apps: this.apps,
+        coordination: this.coordination,
+        options: () => this.options(),
+        dryRun: options.dryRun === true,
+      },
+      action,
+    );
   }
 }

@@ -40,7 +40,9 @@ export class KubeClusterDirectory implements ClusterDirectory {
 
   nodeShell(clusterName: string, runId: string): NodeShell {
     const cluster = this.cluster(clusterName);
+    const client = this.get(clusterName);
     return new ProbePodShell(this.kubeConfig(cluster), {
+      apply: (action) => client.apply(action),
       cluster: cluster.name,
       namespace: cluster.probe.namespace,
       image: cluster.probe.image,

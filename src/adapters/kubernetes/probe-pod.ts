@@ -3,6 +3,7 @@
  * conntrack to read the host's tables), and a hard lifetime so a crashed bot never leaves it
  * running for long.
  */
+import { createHash } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
 
 export const PROBE_LABEL = 'proxy-migrate.io/probe';
@@ -10,7 +11,14 @@ export const PROBE_CONTAINER = 'probe';
 /** After this the kubelet kills the pod even if the bot never comes back to delete it. */
 export const PROBE_LIFETIME_SECONDS = 900;
 
+/** One name per (run, node): a run resumed elsewhere finds its own pod instead of making another. */
+export function probePodName(runId: string, node: string): string {
+  const hash = createHash('sha256').update(`${runId}\0${node}`).digest('hex').slice(0, 12);
+  return `proxy-migrate-probe-${hash}`;
+}
+
 export interface ProbePodInput {
+  name: string;
   node: string;
   namespace: string;
   image: string;
@@ -22,7 +30,7 @@ export function probePodManifest(input: ProbePodInput): V1Pod {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
-      generateName: 'proxy-migrate-probe-',
+      name: input.name,
       namespace: input.namespace,
       labels: {
         [PROBE_LABEL]: 'true',

@@ -8,7 +8,6 @@ import {
   Exec,
   type ConfigurationOptions,
   type KubeConfig,
-  type V1Pod,
   type V1Status,
 } from '@kubernetes/client-node';
 import { AppError } from '../../errors.js';
@@ -20,12 +19,9 @@ import {
   withRequestDeadline,
 } from './deadline.js';
 import { kubeError } from './errors.js';
-import {
-  PROBE_CONTAINER,
-  PROBE_LABEL,
-  PROBE_LIFETIME_SECONDS,
-  probePodManifest,
-} from './probe-pod.js';
+import type { ClusterAction } from '../../core/actions.js';
+import type { ApplyResult } from '../../ports/cluster.js';
+import { PROBE_CONTAINER, PROBE_LABEL, PROBE_LIFETIME_SECONDS, probePodName } from './probe-pod.js';
 
 export interface ProbeShellOptions {
   cluster: string;
@@ -36,6 +32,8 @@ export interface ProbeShellOptions {
   /** How long a probe pod may take to start (image pull included). */
   startTimeoutMs?: number;
   pollMs?: number;
+  /** The cluster's one write path: probe pods are created and deleted as ClusterActions. */
+  apply(action: ClusterAction): Promise<ApplyResult>;
 }
 
 class Collector extends Writable {
@@ -61,7 +59,7 @@ export class ProbePodShell implements NodeShell {
   private readonly exec: Exec;
   private readonly pods = new Map<string, Promise<string>>();
   /** Every pod this shell created, started or not, so close() removes them all. */
-  private readonly created = new Set<string>();
+  private readonly created = new Map<string, string>();
   private closed = false;
   private collecting: Promise<void> | undefined;
 
@@ -88,17 +86,15 @@ export class ProbePodShell implements NodeShell {
 
   private async startPod(node: string): Promise<string> {
     const { namespace, image, runId } = this.options;
-    let created: V1Pod;
-    try {
-      created = await this.core.createNamespacedPod(
-        { namespace, body: probePodManifest({ node, namespace, image, runId }) },
-        this.request(),
-      );
-    } catch (error) {
-      throw kubeError(error, this.options.cluster, `create a probe pod on ${node}`);
-    }
-    const name = created.metadata?.name ?? '';
-    this.created.add(name);
+    const name = probePodName(runId, node);
+    this.created.set(name, node);
+    await this.options.apply({
+      kind: 'create-probe-pod',
+      ref: { namespace, name },
+      node,
+      image,
+      runId,
+    });
     const deadline = Date.now() + (this.options.startTimeoutMs ?? 60_000);
     for (;;) {
       const pod = await this.core
@@ -159,10 +155,11 @@ export class ProbePodShell implements NodeShell {
       });
       await Promise.all(
         stale.map((pod) =>
-          this.core.deleteNamespacedPod(
-            { namespace, name: pod.metadata?.name ?? '', gracePeriodSeconds: 0 },
-            this.request(),
-          ),
+          this.options.apply({
+            kind: 'delete-probe-pod',
+            ref: { namespace, name: pod.metadata?.name ?? '' },
+            node: pod.spec?.nodeName ?? '',
+          }),
         ),
       );
       if (stale.length > 0)
@@ -260,12 +257,13 @@ export class ProbePodShell implements NodeShell {
     const names = [...this.created];
     this.created.clear();
     await Promise.all(
-      names.map((name) =>
-        this.core
-          .deleteNamespacedPod(
-            { namespace: this.options.namespace, name, gracePeriodSeconds: 0 },
-            this.request(),
-          )
+      names.map(([name, node]) =>
+        this.options
+          .apply({
+            kind: 'delete-probe-pod',
+            ref: { namespace: this.options.namespace, name },
+            node,
+          })
           .catch((error: unknown) =>
             this.options.logger.warn({ err: error, pod: name }, 'could not delete probe pod'),
           ),

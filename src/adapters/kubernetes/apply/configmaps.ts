@@ -1,0 +1,102 @@
+/** ensure-configmap and delete-configmap: the canary's KubeProxyConfiguration. */
+import type { V1ConfigMap } from '@kubernetes/client-node';
+import type { ActionOf } from '../../../core/actions.js';
+import type { ApplyResult } from '../../../ports/cluster.js';
+import {
+  call,
+  changedSince,
+  contains,
+  dryRunParam,
+  plain,
+  readOrUndefined,
+  type ApplyContext,
+} from './context.js';
+
+async function live(
+  ctx: ApplyContext,
+  namespace: string,
+  name: string,
+): Promise<V1ConfigMap | undefined> {
+  return readOrUndefined(ctx, `read ConfigMap ${namespace}/${name}`, () =>
+    ctx.core.readNamespacedConfigMap({ namespace, name }, ctx.options()),
+  );
+}
+
+export async function ensureConfigMap(
+  ctx: ApplyContext,
+  action: ActionOf<'ensure-configmap'>,
+): Promise<ApplyResult> {
+  const { namespace, name } = action.ref;
+  const current = await live(ctx, namespace, name);
+  const body: V1ConfigMap = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name,
+      namespace,
+      labels: action.desired.labels,
+      annotations: action.desired.annotations,
+    },
+    data: action.desired.data,
+  };
+  if (current === undefined) {
+    const created = await call(ctx, `create ConfigMap ${namespace}/${name}`, () =>
+      ctx.core.createNamespacedConfigMap({ namespace, body, ...dryRunParam(ctx) }, ctx.options()),
+    );
+    return { status: 'applied', resourceVersion: created.metadata?.resourceVersion ?? '' };
+  }
+  const rv = current.metadata?.resourceVersion ?? '';
+  const same =
+    JSON.stringify(current.data ?? {}) === JSON.stringify(action.desired.data) &&
+    contains(plain(current.metadata?.labels ?? {}), action.desired.labels);
+  if (same) return { status: 'unchanged', resourceVersion: rv };
+  if (
+    action.previous !== null &&
+    action.previous.resourceVersion !== '' &&
+    action.previous.resourceVersion !== rv
+  ) {
+    throw changedSince(ctx, `ConfigMap ${namespace}/${name}`, action.previous.resourceVersion, rv);
+  }
+  const replaced = await call(ctx, `update ConfigMap ${namespace}/${name}`, () =>
+    ctx.core.replaceNamespacedConfigMap(
+      {
+        namespace,
+        name,
+        body: {
+          ...body,
+          metadata: {
+            ...body.metadata,
+            labels: { ...current.metadata?.labels, ...action.desired.labels },
+            annotations: { ...current.metadata?.annotations, ...action.desired.annotations },
+            resourceVersion: rv,
+          },
+        },
+        ...dryRunParam(ctx),
+      },
+      ctx.options(),
+    ),
+  );
+  return { status: 'applied', resourceVersion: replaced.metadata?.resourceVersion ?? '' };
+}
+
+export async function deleteConfigMap(
+  ctx: ApplyContext,
+  action: ActionOf<'delete-configmap'>,
+): Promise<ApplyResult> {
+  const { namespace, name } = action.ref;
+  const current = await live(ctx, namespace, name);
+  if (current === undefined) return { status: 'unchanged' };
+  const rv = action.previous.resourceVersion;
+  await call(ctx, `delete ConfigMap ${namespace}/${name}`, () =>
+    ctx.core.deleteNamespacedConfigMap(
+      {
+        namespace,
+        name,
+        ...dryRunParam(ctx),
+        body: rv === '' ? {} : { preconditions: { resourceVersion: rv } },
+      },
+      ctx.options(),
+    ),
+  );
+  return { status: 'applied' };
+}

@@ -1,0 +1,103 @@
+/**
+ * What the action appliers share: the typed clients, the per-request deadline, error mapping and
+ * the dry-run flag. One applier file per kind of object; index.ts dispatches by action kind.
+ */
+import type {
+  AppsV1Api,
+  ConfigurationOptions,
+  CoordinationV1Api,
+  CoreV1Api,
+} from '@kubernetes/client-node';
+import { AppError } from '../../../errors.js';
+import { kubeError } from '../errors.js';
+
+export interface ApplyContext {
+  cluster: string;
+  core: CoreV1Api;
+  apps: AppsV1Api;
+  coordination: CoordinationV1Api;
+  options(): ConfigurationOptions;
+  dryRun: boolean;
+}
+
+/** `dryRun=All` on every write of a dry run; nothing on a real one. */
+export function dryRunParam(ctx: ApplyContext): { dryRun?: string } {
+  return ctx.dryRun ? { dryRun: 'All' } : {};
+}
+
+export async function call<T>(
+  ctx: ApplyContext,
+  what: string,
+  request: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    throw kubeError(error, ctx.cluster, what);
+  }
+}
+
+/** Reads an object; undefined when it does not exist. */
+export async function readOrUndefined<T>(
+  ctx: ApplyContext,
+  what: string,
+  request: () => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await request();
+  } catch (error) {
+    if ((error as { code?: number }).code === 404) return undefined;
+    throw kubeError(error, ctx.cluster, what);
+  }
+}
+
+/** The object changed since the action was computed from it: re-plan, never overwrite. */
+export function changedSince(
+  ctx: ApplyContext,
+  what: string,
+  planned: string,
+  live: string,
+): AppError {
+  return new AppError(
+    'K8S_CONFLICT',
+    `Cluster ${ctx.cluster}: ${what} changed since it was read (resourceVersion ${planned}, now ${live}).`,
+    {
+      remedy: 'Someone else changed it at the same time; the step reads it again and retries.',
+      retryable: true,
+      details: { cluster: ctx.cluster, what, planned, live },
+    },
+  );
+}
+
+/** After a write: the API server's answer must hold what was asked, or the write is not trusted. */
+export function notKept(ctx: ApplyContext, what: string): AppError {
+  return new AppError('K8S_API_ERROR', `Cluster ${ctx.cluster}: after the write, ${what}.`, {
+    remedy: 'Check for an admission webhook or controller that rewrites the object.',
+    details: { cluster: ctx.cluster, what },
+  });
+}
+
+/** A JSON Pointer segment (RFC 6901): `~` → `~0`, `/` → `~1`, for label keys like a/b. */
+export function pointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The API's JSON shape of an SDK model (dates as strings, no undefined). */
+export function plain<T>(value: unknown): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Whether every field of `want` has the same value in `have` (extra fields in `have` are fine). */
+export function contains(have: unknown, want: unknown): boolean {
+  if (want === null || typeof want !== 'object') return have === want;
+  if (Array.isArray(want)) {
+    return (
+      Array.isArray(have) &&
+      have.length === want.length &&
+      want.every((w, i) => contains(have[i], w))
+    );
+  }
+  if (have === null || typeof have !== 'object' || Array.isArray(have)) return false;
+  const h = have as Record<string, unknown>;
+  return Object.entries(want as Record<string, unknown>).every(([k, v]) => contains(h[k], v));
+}

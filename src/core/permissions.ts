@@ -1,0 +1,117 @@
+/**
+ * The Kubernetes permissions behind every action and every read a run makes. deploy/rbac.yaml is
+ * checked against this table by a test, so an action without its rule, or a rule no code needs,
+ * fails the build instead of a cutover.
+ */
+import type { ActionKind } from './actions.js';
+
+export const CANARY_NAME = 'kube-proxy-nftables';
+export const LOCK_LEASE_NAME = 'proxy-migrate-lock';
+/** The original DaemonSet names the canary may patch (kubeadm, EKS and most installers). */
+export const ORIGINAL_DAEMONSET_NAMES = ['kube-proxy'] as const;
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
+
+/** Where a permission applies: cluster-wide, or kube-proxy's or the probe pods' namespace. */
+export type PermissionScope = 'cluster' | 'kube-proxy-namespace' | 'probe-namespace';
+
+export interface Permission {
+  apiGroup: string;
+  resource: string;
+  verbs: readonly Verb[];
+  scope: PermissionScope;
+  /** Restricts the verbs to these names; RBAC cannot restrict `create` or `list` by name. */
+  resourceNames?: readonly string[];
+}
+
+const canaryConfigMap: Permission[] = [
+  { apiGroup: '', resource: 'configmaps', verbs: ['create'], scope: 'kube-proxy-namespace' },
+  {
+    apiGroup: '',
+    resource: 'configmaps',
+    verbs: ['get', 'update', 'delete'],
+    scope: 'kube-proxy-namespace',
+    resourceNames: [CANARY_NAME],
+  },
+];
+
+const canaryDaemonSet: Permission[] = [
+  { apiGroup: 'apps', resource: 'daemonsets', verbs: ['create'], scope: 'kube-proxy-namespace' },
+  {
+    apiGroup: 'apps',
+    resource: 'daemonsets',
+    verbs: ['get', 'update', 'delete'],
+    scope: 'kube-proxy-namespace',
+    resourceNames: [CANARY_NAME],
+  },
+];
+
+const originalDaemonSet: Permission[] = [
+  {
+    apiGroup: 'apps',
+    resource: 'daemonsets',
+    verbs: ['get', 'patch'],
+    scope: 'kube-proxy-namespace',
+    resourceNames: [...ORIGINAL_DAEMONSET_NAMES],
+  },
+];
+
+const nodes: Permission[] = [
+  { apiGroup: '', resource: 'nodes', verbs: ['get', 'patch'], scope: 'cluster' },
+];
+
+const probePods: Permission[] = [
+  { apiGroup: '', resource: 'pods', verbs: ['create', 'delete'], scope: 'probe-namespace' },
+];
+
+const lease: Permission[] = [
+  {
+    apiGroup: 'coordination.k8s.io',
+    resource: 'leases',
+    verbs: ['create'],
+    scope: 'kube-proxy-namespace',
+  },
+  {
+    apiGroup: 'coordination.k8s.io',
+    resource: 'leases',
+    verbs: ['get', 'update', 'delete'],
+    scope: 'kube-proxy-namespace',
+    resourceNames: [LOCK_LEASE_NAME],
+  },
+];
+
+export const actionPermissions: Readonly<Record<ActionKind, readonly Permission[]>> = {
+  'ensure-configmap': canaryConfigMap,
+  'delete-configmap': canaryConfigMap,
+  'ensure-daemonset': canaryDaemonSet,
+  'delete-daemonset': canaryDaemonSet,
+  'set-update-strategy': originalDaemonSet,
+  'set-node-affinity': originalDaemonSet,
+  'label-node': nodes,
+  'unlabel-node': nodes,
+  'annotate-node': nodes,
+  'create-probe-pod': probePods,
+  'delete-probe-pod': probePods,
+  'acquire-lease': lease,
+  'renew-lease': lease,
+  'release-lease': lease,
+};
+
+/** What runs read besides the writes above: pre-flight's lists, waits, probes and evidence. */
+export const readPermissions: readonly Permission[] = [
+  { apiGroup: '', resource: 'nodes', verbs: ['list'], scope: 'cluster' },
+  { apiGroup: '', resource: 'services', verbs: ['list'], scope: 'cluster' },
+  { apiGroup: '', resource: 'configmaps', verbs: ['list'], scope: 'cluster' },
+  { apiGroup: '', resource: 'pods', verbs: ['list'], scope: 'cluster' },
+  {
+    apiGroup: 'monitoring.coreos.com',
+    resource: 'prometheusrules',
+    verbs: ['list'],
+    scope: 'cluster',
+  },
+  { apiGroup: 'apps', resource: 'daemonsets', verbs: ['list'], scope: 'kube-proxy-namespace' },
+  { apiGroup: '', resource: 'pods/log', verbs: ['get'], scope: 'kube-proxy-namespace' },
+  { apiGroup: '', resource: 'pods', verbs: ['get'], scope: 'probe-namespace' },
+  // WebSocket exec is authorised as `create` since Kubernetes 1.30 and as `get` before it.
+  { apiGroup: '', resource: 'pods/exec', verbs: ['create', 'get'], scope: 'probe-namespace' },
+];

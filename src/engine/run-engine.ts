@@ -1,0 +1,347 @@
+/**
+ * The run engine: callers start runs and signal them (as in Temporal); the scheduler asks it to
+ * advance a run by one step. Every change goes load → transition() → save (compare-and-set on
+ * the version) → effects, so a crash between any two lines leaves a state another process can
+ * resume from, and two processes can never both act on the same state.
+ */
+import { isHousekeeping, type ClusterAction } from '../core/actions.js';
+import { describe as describeAction } from '../core/action-describe.js';
+import { currentStep, newRun, stepRecord, transition, type TransitionResult } from '../core/run.js';
+import type { Effect, RunEvent } from '../core/run-events.js';
+import type { Actor, RunOptions, RunState } from '../core/run-state.js';
+import type { Runbook, RunKind } from '../core/runbook.js';
+import { asAppError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Clock } from '../ports/clock.js';
+import type { ApplyOptions, ApplyResult } from '../ports/cluster.js';
+import { StaleRunError, type RunStore } from '../ports/run-store.js';
+import type { RunObserver } from './observer.js';
+import type { RunEnvironment } from './run-environment.js';
+import type { StepContext, StepExecutor, StepOutcome } from './step-context.js';
+
+/** How effects that happen later reach the engine: BullMQ jobs, or timers in this process. */
+export interface StepScheduler {
+  /** Ask for `advance(runId, stepId)`, after `delayMs`. Idempotent per (run, step, version). */
+  execute(runId: string, stepId: string, version: number, delayMs: number): Promise<void>;
+  /** Deliver `event` to `signal(runId, …)` at `at` (approval expiry). */
+  signalAt(runId: string, event: RunEvent, at: Date): Promise<void>;
+}
+
+export interface StartRequest {
+  id: string;
+  kind: RunKind;
+  cluster: string;
+  node?: string;
+  requester: Actor;
+  options: RunOptions;
+}
+
+export interface SignalResult {
+  state: RunState;
+  /** Why the event changed nothing (a double click, an expired request, a finished run). */
+  refused?: string;
+}
+
+export interface EngineOptions {
+  store: RunStore;
+  scheduler: StepScheduler;
+  runbooks: Readonly<Record<RunKind, Runbook>>;
+  executors: ReadonlyMap<string, StepExecutor>;
+  environment: RunEnvironment;
+  observers: readonly RunObserver[];
+  clock: Clock;
+  logger: Logger;
+}
+
+const MAX_STALE_RETRIES = 8;
+
+export function executorKey(kind: string, uses: string): string {
+  return `${kind}:${uses}`;
+}
+
+export class RunEngine {
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly o: EngineOptions) {}
+
+  private now(): string {
+    return this.o.clock.now().toISOString();
+  }
+
+  private runbook(state: Pick<RunState, 'kind'>): Runbook {
+    return this.o.runbooks[state.kind];
+  }
+
+  /** Creates the run and performs its first effects; resolves to the saved state. */
+  async start(request: StartRequest): Promise<RunState> {
+    const runbook = this.o.runbooks[request.kind];
+    const result = newRun(runbook, { ...request, at: this.now() });
+    const saved = await this.o.store.create(result.state);
+    this.o.logger.info(
+      { runId: saved.id, kind: saved.kind, cluster: saved.cluster, node: saved.node },
+      'run started',
+    );
+    await this.afterSave(saved, result.effects);
+    return saved;
+  }
+
+  /** Delivers an event from outside (a click, a timer, a restart); refused events change nothing. */
+  async signal(runId: string, event: RunEvent): Promise<SignalResult> {
+    return this.commit(runId, () => event);
+  }
+
+  /**
+   * Loads, transitions and saves, reloading when another writer saved first. `make` builds the
+   * event from the fresh state, or returns undefined when there is nothing left to do.
+   */
+  private async commit(
+    runId: string,
+    make: (state: RunState) => RunEvent | undefined,
+  ): Promise<SignalResult> {
+    for (let attempt = 0; ; attempt += 1) {
+      const state = await this.o.store.get(runId);
+      if (state === undefined) throw new Error(`no run ${runId}`);
+      const event = make(state);
+      if (event === undefined) return { state, refused: 'nothing to do' };
+      const result: TransitionResult = transition(this.runbook(state), state, event);
+      if (result.refused !== undefined && result.state === state) {
+        return { state, refused: result.refused };
+      }
+      try {
+        const saved = await this.o.store.save(result.state);
+        await this.afterSave(saved, result.effects);
+        return {
+          state: saved,
+          ...(result.refused === undefined ? {} : { refused: result.refused }),
+        };
+      } catch (error) {
+        if (!(error instanceof StaleRunError) || attempt >= MAX_STALE_RETRIES) throw error;
+      }
+    }
+  }
+
+  private async afterSave(state: RunState, effects: readonly Effect[]): Promise<void> {
+    await this.tell(state, (o) => o.changed(state));
+    for (const effect of effects) {
+      switch (effect.type) {
+        case 'execute':
+          await this.o.scheduler.execute(
+            state.id,
+            effect.stepId,
+            state.version,
+            effect.delayMs ?? 0,
+          );
+          break;
+        case 'request-approval':
+          await this.tell(state, (o) => o.approvalRequested(state));
+          break;
+        case 'schedule-expiry':
+          await this.o.scheduler.signalAt(
+            state.id,
+            { type: 'expired', at: effect.at },
+            new Date(effect.at),
+          );
+          break;
+        case 'finished':
+          this.o.logger.info(
+            { runId: state.id, outcome: state.outcome, reason: state.reason },
+            'run finished',
+          );
+          await this.o.environment.release(state);
+          await this.tell(state, (o) => o.finished(state));
+          break;
+      }
+    }
+  }
+
+  private async tell(state: RunState, call: (o: RunObserver) => Promise<void>): Promise<void> {
+    for (const observer of this.o.observers) {
+      try {
+        await call(observer);
+      } catch (error) {
+        this.o.logger.warn({ err: error, runId: state.id }, 'a run observer failed');
+      }
+    }
+  }
+
+  /** Runs one step of a run (the scheduler's job). A stale request (the run moved on) does nothing. */
+  async advance(runId: string, stepId: string): Promise<void> {
+    const started = await this.commit(runId, (state) => {
+      const step = currentStep(this.runbook(state), state);
+      const record = step === undefined ? undefined : stepRecord(state, state.track, step.id);
+      if (step?.id !== stepId || record?.status !== 'pending') return undefined;
+      if (state.phase !== 'running' && state.phase !== 'rolling-back') return undefined;
+      return { type: 'step-started', stepId, at: this.now() };
+    });
+    if (started.refused !== undefined) return;
+    const runbook = this.runbook(started.state);
+    const step = currentStep(runbook, started.state);
+    if (step === undefined) return;
+    const executor = this.o.executors.get(executorKey(step.kind, step.uses));
+    let outcome: StepOutcome;
+    let latest = started.state;
+    const log = this.o.logger.child({
+      runId,
+      step: step.id,
+      cluster: latest.cluster,
+      node: latest.node,
+    });
+    if (executor === undefined) {
+      outcome = {
+        ok: false,
+        failure: {
+          kind: 'error',
+          message: `no executor for ${step.kind} ${step.uses}`,
+          retryable: false,
+        },
+      };
+    } else {
+      const env = await this.o.environment.forRun(latest);
+      const ctx: StepContext = {
+        runbook,
+        step,
+        state: () => latest,
+        cluster: env.cluster,
+        clusterConfig: env.clusterConfig,
+        shell: () => env.shell(),
+        lock: env.lock,
+        chat: env.chat,
+        actor: latest.options.preApproved ?? latest.approvals.at(-1)?.by ?? latest.requester,
+        clock: this.o.clock,
+        logger: log,
+        signal: this.stopping.signal,
+        record: async (facts) => {
+          latest = (await this.commit(runId, () => ({ type: 'recorded', at: this.now(), facts })))
+            .state;
+        },
+        apply: async (action, options) => {
+          const result = await this.applyAction(runId, step.id, action, options, env, (s) => {
+            latest = s;
+          });
+          return result;
+        },
+      };
+      try {
+        await env.beforeStep(latest, step);
+        outcome = await executor(ctx);
+      } catch (error) {
+        const appError = asAppError(error);
+        log.warn({ err: appError, code: appError.code }, 'step failed with an error');
+        outcome = {
+          ok: false,
+          failure: {
+            kind: 'error',
+            message: appError.message,
+            code: appError.code,
+            retryable: appError.retryable,
+          },
+        };
+      }
+    }
+    // Stopping: leave the step marked running; whoever resumes the run runs it again.
+    if (this.stopping.signal.aborted) return;
+    const at = this.now();
+    if (!outcome.ok && outcome.failure.code === 'LOCK_LOST') {
+      await this.commit(runId, () => ({ type: 'lock-lost', at }));
+      return;
+    }
+    const event: RunEvent = outcome.ok
+      ? {
+          type: 'step-completed',
+          stepId: step.id,
+          at,
+          ...(outcome.note === undefined ? {} : { note: outcome.note }),
+          ...(outcome.evidence === undefined ? {} : { evidence: outcome.evidence }),
+          ...(outcome.facts === undefined ? {} : { facts: outcome.facts }),
+          ...(outcome.plan === undefined ? {} : { plan: outcome.plan }),
+        }
+      : {
+          type: 'step-failed',
+          stepId: step.id,
+          at,
+          failure: outcome.failure,
+          ...(outcome.evidence === undefined ? {} : { evidence: outcome.evidence }),
+          ...(outcome.facts === undefined ? {} : { facts: outcome.facts }),
+        };
+    await this.commit(runId, () => event);
+  }
+
+  /** The journaled write: pending entry saved, lock checked, request sent, result saved. */
+  private async applyAction(
+    runId: string,
+    stepId: string,
+    action: ClusterAction,
+    options: (ApplyOptions & { undoes?: number }) | undefined,
+    env: Awaited<ReturnType<RunEnvironment['forRun']>>,
+    onSaved: (state: RunState) => void,
+  ): Promise<ApplyResult> {
+    const log = this.o.logger.child({ runId, step: stepId });
+    if (isHousekeeping(action) || options?.dryRun === true) {
+      log.debug({ action: action.kind, dryRun: options?.dryRun === true }, describeAction(action));
+      return env.cluster.apply(action, options?.dryRun === true ? { dryRun: true } : {});
+    }
+    await env.assertLockHeld();
+    const pending = await this.commit(runId, () => ({
+      type: 'action-started',
+      stepId,
+      at: this.now(),
+      action,
+      ...(options?.undoes === undefined ? {} : { undoes: options.undoes }),
+    }));
+    if (pending.refused !== undefined)
+      throw new Error(`cannot journal ${action.kind}: ${pending.refused}`);
+    onSaved(pending.state);
+    const seq = pending.state.journal.at(-1)?.seq ?? 0;
+    try {
+      const result = await env.cluster.apply(action);
+      log.info({ action: action.kind, status: result.status, seq }, describeAction(action));
+      onSaved(
+        (
+          await this.commit(runId, () => ({
+            type: 'action-finished',
+            seq,
+            at: this.now(),
+            status: result.status,
+          }))
+        ).state,
+      );
+      return result;
+    } catch (error) {
+      const appError = asAppError(error);
+      onSaved(
+        (
+          await this.commit(runId, () => ({
+            type: 'action-finished',
+            seq,
+            at: this.now(),
+            status: 'failed',
+            error: appError.message,
+          }))
+        ).state,
+      );
+      throw error;
+    }
+  }
+
+  /**
+   * On start: every unfinished run this process can serve is resumed (its current step runs
+   * again, which is safe because every step reads what the cluster already has first).
+   */
+  async resume(
+    reason: string,
+    filter: (state: RunState) => boolean = () => true,
+  ): Promise<RunState[]> {
+    const active = (await this.o.store.list({ active: true, limit: 1_000 })).filter(filter);
+    const resumed: RunState[] = [];
+    for (const state of active) {
+      const result = await this.signal(state.id, { type: 'resumed', at: this.now(), reason });
+      if (result.refused === undefined) resumed.push(result.state);
+    }
+    return resumed;
+  }
+
+  /** Ends waits early: the steps in flight fail as retryable and are resumed elsewhere. */
+  stop(): void {
+    this.stopping.abort();
+  }
+}
