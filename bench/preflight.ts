@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeClusterDirectory } from '../src/adapters/kubernetes/directory.js';
 import { clusterConfig } from '../src/config.js';
-import { runPreflight } from '../src/engine/preflight-run.js';
+import { preflightRun } from '../src/engine/preflight-run.js';
 import { probeNodes } from '../src/engine/probe-nodes.js';
 import { createLogger } from '../src/log.js';
 import { systemClock } from '../src/ports/clock.js';
@@ -40,7 +40,7 @@ const directory = new KubeClusterDirectory(
 // 1. Cluster-wide gathering and every check, API only.
 twin.stats.reset();
 let started = performance.now();
-const { report, snapshot } = await runPreflight({
+const { report, snapshot } = await preflightRun({
   cluster: directory.get('large'),
   clock: systemClock,
 });

@@ -107,6 +107,10 @@ const clusterSchema = z
       .default(30),
     migrationLabel: labelKey.default(DEFAULT_MIGRATION_LABEL),
     poolLabel: labelKey.optional(),
+    /** How long a node's kube-proxy may take to go (old pod) or come (new pod Ready). */
+    swapDeadlineSeconds: z.number().int().min(10).max(3_600).default(120),
+    /** A failed verification or missed deadline after a write rolls the node back. */
+    autoRollback: z.boolean().default(true),
     probe: z
       .strictObject({
         image: z.string().min(1).default(DEFAULT_PROBE_IMAGE),

@@ -1,7 +1,7 @@
 /**
- * Redis connections for BullMQ. Workers block on Redis and must retry forever
- * (`maxRetriesPerRequest: null`); producers on the Slack path fail fast instead, so a slash
- * command whose enqueue cannot happen gets an answer within Slack's patience.
+ * Redis connections for BullMQ and the run store. Workers block on Redis and must retry forever
+ * (`maxRetriesPerRequest: null`); producers on the Slack path fail after one reconnect attempt
+ * instead, so a slash command whose run cannot start gets an answer within Slack's patience.
  */
 import { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
@@ -11,7 +11,8 @@ export type RedisPurpose = 'worker' | 'producer';
 export function createRedis(url: string, purpose: RedisPurpose, logger: Logger): Redis {
   const redis = new Redis(url, {
     maxRetriesPerRequest: purpose === 'worker' ? null : 1,
-    enableOfflineQueue: purpose === 'worker',
+    // Producers queue a command until the first connect (or one failed reconnect), then fail.
+    enableOfflineQueue: true,
     connectTimeout: 5_000,
     retryStrategy: (times) => Math.min(times * 200, 5_000),
     lazyConnect: false,

@@ -1,31 +1,44 @@
 /**
- * Where runs execute: BullMQ on Redis (production: durable, shared by every replica) or in this
- * process (the demo without Redis). Both take the same job handlers and expose the same Runs.
+ * Where runs execute: BullMQ on Redis (production: durable, shared by every replica; run state
+ * in Redis) or in this process (the demo without Redis; run state in memory). Both drive the
+ * same engine, runbooks and step executors, and expose the same Runs.
  */
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Metrics } from '../adapters/metrics.js';
 import { closeRedis, createRedis } from '../adapters/redis.js';
+import { MemoryRunStore } from '../adapters/run-store/memory.js';
+import { RedisRunStore } from '../adapters/run-store/redis.js';
 import type { AppConfig } from '../config.js';
 import { withDeadline } from '../core/deadline.js';
-import { InProcessRuns } from '../engine/in-process.js';
-import type { Runs } from '../engine/jobs.js';
-import { RunQueue } from '../engine/queue.js';
-import { createRunWorker, type JobHandlers } from '../engine/worker.js';
+import { BullmqScheduler } from '../engine/bullmq-scheduler.js';
+import { RUNS_QUEUE } from '../engine/jobs.js';
+import { LocalScheduler } from '../engine/local-scheduler.js';
+import type { RunObserver } from '../engine/observer.js';
+import { ownerIdentity } from '../engine/owner.js';
+import { RunEngine, type StepScheduler } from '../engine/run-engine.js';
+import type { RunEnvironment } from '../engine/run-environment.js';
+import { Runs } from '../engine/runs.js';
+import { executors } from '../engine/steps/index.js';
+import { createRunWorker } from '../engine/worker.js';
 import type { Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
+import type { RunStore } from '../ports/run-store.js';
+import { runbooks } from '../runbooks/index.js';
 import { CLOSE_STEP_MS, closeStep } from './shutdown.js';
 
 export type ExecutorKind = 'bullmq' | 'in-process';
 
 export interface Execution {
   kind: ExecutorKind;
-  /** Absent in worker-only processes, which never enqueue. */
-  runs?: Runs;
+  runs: Runs;
   /** Readiness checks this executor contributes (Redis reachability). */
   checks(): Promise<Record<string, string>>;
   /** Extra Prometheus text (the queue's own metrics). */
   metricsText(): Promise<string>;
-  /** Stop taking work; running jobs get `graceMs` to finish, then are handed back. */
+  /** Resume runs nobody is working on (after a crash or a restart). */
+  resume(reason: string): Promise<void>;
+  /** Stop taking work; running steps get `graceMs` to finish, then are handed back. */
   stop(graceMs: number): Promise<void>;
 }
 
@@ -42,67 +55,102 @@ async function redisCheck(redis: Redis): Promise<string> {
 
 export interface ExecutionOptions {
   kind: ExecutorKind;
-  /** Enqueue side (the bot); a worker-only process leaves it off. */
-  producer: boolean;
-  config: AppConfig;
-  handlers: JobHandlers;
+  /** Redis, prefix and concurrency: needed for BullMQ only. */
+  config?: Pick<AppConfig, 'redisUrl' | 'queuePrefix' | 'workerConcurrency'>;
+  environment: RunEnvironment;
+  observers: readonly RunObserver[];
   metrics: Metrics;
   clock: Clock;
   logger: Logger;
+  /** Another store for the in-process executor (the terminal's files); default memory. */
+  store?: RunStore;
+}
+
+function engineFor(
+  options: ExecutionOptions,
+  store: RunStore,
+  scheduler: StepScheduler,
+): RunEngine {
+  return new RunEngine({
+    store,
+    scheduler,
+    runbooks,
+    executors,
+    environment: options.environment,
+    observers: options.observers,
+    clock: options.clock,
+    logger: options.logger,
+    owner: ownerIdentity(),
+  });
 }
 
 export function startExecution(options: ExecutionOptions): Execution {
-  const { config, logger, metrics } = options;
+  const { logger, metrics } = options;
+  const resume = async (engine: RunEngine, reason: string): Promise<void> => {
+    const resumed = await engine.resume(reason);
+    if (resumed.length > 0) {
+      logger.info({ runs: resumed.map((r) => r.id), reason }, 'resumed unfinished runs');
+    }
+  };
   if (options.kind === 'in-process') {
-    const runs = new InProcessRuns(options.handlers, options.clock, logger);
+    const store = options.store ?? new MemoryRunStore();
+    const scheduler = new LocalScheduler(logger);
+    const engine = engineFor(options, store, scheduler);
+    scheduler.bind(engine);
     return {
       kind: 'in-process',
-      runs,
+      runs: new Runs(engine, store, () => scheduler.idle()),
       checks: () => Promise.resolve({}),
       metricsText: () => Promise.resolve(''),
-      stop: (graceMs) => runs.close(graceMs),
+      resume: (reason) => resume(engine, reason),
+      stop: async (graceMs) => {
+        engine.stop();
+        await scheduler.close(graceMs);
+        await options.environment.close();
+      },
     };
   }
 
+  const config = options.config;
+  if (config === undefined) throw new Error('the BullMQ executor needs the Redis configuration');
+  // The store and the queue answer on the request path: fail fast when Redis is down. The
+  // worker blocks on Redis and retries forever.
+  const storeRedis = createRedis(config.redisUrl, 'producer', logger);
   const workerRedis = createRedis(config.redisUrl, 'worker', logger);
+  const queue = new Queue(RUNS_QUEUE, { connection: storeRedis, prefix: config.queuePrefix });
+  queue.on('error', (error) => logger.debug({ err: error }, 'queue error'));
+  const store = new RedisRunStore(storeRedis, config.queuePrefix);
+  const engine = engineFor(options, store, new BullmqScheduler(queue));
   const worker = createRunWorker({
     connection: workerRedis,
     prefix: config.queuePrefix,
     concurrency: config.workerConcurrency,
     logger,
-    handlers: options.handlers,
+    engine,
   });
   worker.on('completed', (job) => metrics.jobs.inc({ job: job.name, outcome: 'completed' }));
   worker.on('failed', (job) =>
     metrics.jobs.inc({ job: job?.name ?? 'unknown', outcome: 'failed' }),
   );
-  const producerRedis = options.producer
-    ? createRedis(config.redisUrl, 'producer', logger)
-    : undefined;
-  const queue =
-    producerRedis === undefined
-      ? undefined
-      : new RunQueue(producerRedis, config.queuePrefix, options.clock, (error) =>
-          logger.debug({ err: error }, 'queue error'),
-        );
 
   return {
     kind: 'bullmq',
-    ...(queue === undefined ? {} : { runs: queue }),
+    runs: new Runs(engine, store),
     checks: async () => ({ redis: await redisCheck(workerRedis) }),
-    metricsText: async () => (queue === undefined ? '' : await queue.metrics().catch(() => '')),
+    metricsText: async () => await queue.exportPrometheusMetrics().catch(() => ''),
+    resume: (reason) => resume(engine, reason),
     stop: async (graceMs) => {
-      // Active jobs get the grace period to finish; after it they are handed back (they become
-      // stalled and another worker resumes them from their saved progress).
+      // Steps in flight get the grace period to finish; after it they are handed back (their
+      // jobs stall and another worker, or this one's successor, resumes the run).
       if (!(await closeStep(logger, 'worker', graceMs, () => worker.close()))) {
-        logger.warn({ graceMs }, 'jobs still running at the deadline; handing them back');
+        logger.warn({ graceMs }, 'steps still running at the deadline; handing them back');
+        engine.stop();
         await closeStep(logger, 'worker (forced)', CLOSE_STEP_MS, () => worker.close(true));
       }
+      await closeStep(logger, 'run environment', CLOSE_STEP_MS, () => options.environment.close());
       await closeStep(logger, 'worker redis', CLOSE_STEP_MS, () => closeRedis(workerRedis));
-      if (queue !== undefined) await closeStep(logger, 'queue', CLOSE_STEP_MS, () => queue.close());
-      if (producerRedis !== undefined) {
-        await closeStep(logger, 'producer redis', CLOSE_STEP_MS, () => closeRedis(producerRedis));
-      }
+      await closeStep(logger, 'queue', CLOSE_STEP_MS, () => queue.close());
+      await closeStep(logger, 'store redis', CLOSE_STEP_MS, () => closeRedis(storeRedis));
     },
   };
 }

@@ -1,25 +1,18 @@
 /**
- * The terminal pre-flight: resolve the cluster (clusters file or a kubeconfig), run it with the
- * real adapters, print the report, and turn its findings into the exit code.
+ * The terminal pre-flight: resolve the cluster (clusters file or a kubeconfig), run it through
+ * the run engine in this process with the real adapters, print the report, and turn its
+ * findings into the exit code.
  */
-import { KubeClusterDirectory } from '../adapters/kubernetes/directory.js';
 import { checkIds } from '../checks/index.js';
-import {
-  clusterConfig,
-  ConfigError,
-  defaultKubeconfigs,
-  loadConfig,
-  logLevels,
-  type ClusterConfig,
-} from '../config.js';
-import { resolveCluster } from '../core/cluster-access.js';
-import { newRunId } from '../engine/run-id.js';
-import { runPreflight, type PreflightPhase } from '../engine/preflight-run.js';
-import { isAppError, toUserMessage } from '../errors.js';
+import { logLevels } from '../config.js';
+import type { PreflightReport } from '../core/report.js';
+import type { ClusterOverview } from '../core/cluster-overview.js';
+import { toUserMessage, AppError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { systemClock } from '../ports/clock.js';
 import { reportMarkdown } from '../views/preflight-report.js';
 import { reportText } from '../views/report-text.js';
+import { openTerminalRuns } from './terminal-runs.js';
+import { resolveTerminalCluster } from './terminal-cluster.js';
 import { EXIT, type CliIo } from './types.js';
 
 export interface TerminalPreflight {
@@ -36,29 +29,8 @@ export interface TerminalPreflight {
   probeNamespace?: string;
 }
 
-function adHocCluster(args: TerminalPreflight): ClusterConfig {
-  return clusterConfig({
-    name: args.cluster,
-    ...(args.kubeconfig === undefined ? {} : { kubeconfig: args.kubeconfig }),
-    ...(args.context === undefined ? {} : { context: args.context }),
-  });
-}
-
-function progressWriter(io: CliIo): (phase: PreflightPhase, done: number, total: number) => void {
-  const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;
-  let lastShown = -1;
-  return (phase, done, total) => {
-    if (phase === 'listing') return;
-    const line = phase === 'probing' ? `probing nodes ${done}/${total}` : 'running checks';
-    if (tty) io.stderr.write(`\r${line}\u001b[K${phase === 'checking' ? '\n' : ''}`);
-    else {
-      // Without a terminal, one line per tenth of the way is enough for CI logs.
-      const step = total === 0 ? 0 : Math.floor((done / total) * 10);
-      if (phase === 'checking' || step !== lastShown) io.stderr.write(`${line}\n`);
-      lastShown = step;
-    }
-  };
-}
+/** A pre-flight of any size ends within this (lists, then every node probed). */
+const PREFLIGHT_DEADLINE_MS = 60 * 60_000;
 
 export async function runTerminalPreflight(io: CliIo, args: TerminalPreflight): Promise<number> {
   const unknown = args.suppressed.filter((id) => !checkIds.includes(id));
@@ -72,58 +44,59 @@ export async function runTerminalPreflight(io: CliIo, args: TerminalPreflight): 
     level: logLevels.find((l) => l === io.env.LOG_LEVEL) ?? 'warn',
     destination: process.stderr,
   });
-  let cluster: ClusterConfig;
-  const kubeconfigs = defaultKubeconfigs(io.env.KUBECONFIG);
-  try {
-    const adHoc = args.kubeconfig !== undefined || args.context !== undefined;
-    const config = adHoc ? undefined : loadConfig(io.env, 'cli');
-    cluster =
-      config === undefined
-        ? adHocCluster(args)
-        : resolveCluster(
-            config.clusters,
-            args.cluster,
-            undefined,
-            'proxy-migrate preflight <cluster>',
-          );
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      io.stderr.write(
-        `${error.message}\nOr pass --kubeconfig/--context to check a cluster without a clusters file.\n`,
-      );
-      return EXIT.config;
-    }
-    if (isAppError(error)) {
-      io.stderr.write(`${toUserMessage(error)}\n`);
-      return EXIT.usage;
-    }
-    throw error;
-  }
-  cluster = {
-    ...cluster,
+  const resolved = resolveTerminalCluster(io, {
+    cluster: args.cluster,
+    ...(args.kubeconfig === undefined ? {} : { kubeconfig: args.kubeconfig }),
+    ...(args.context === undefined ? {} : { context: args.context }),
+    usage: 'proxy-migrate preflight <cluster>',
+  });
+  if (!resolved.ok) return resolved.code;
+  const poolLabel = args.poolLabel ?? resolved.cluster.poolLabel;
+  const cluster = {
+    ...resolved.cluster,
+    ...(poolLabel === undefined ? {} : { poolLabel }),
     probe: {
-      ...cluster.probe,
-      image: args.probeImage ?? cluster.probe.image,
-      namespace: args.probeNamespace ?? cluster.probe.namespace,
+      ...resolved.cluster.probe,
+      image: args.probeImage ?? resolved.cluster.probe.image,
+      namespace: args.probeNamespace ?? resolved.cluster.probe.namespace,
     },
   };
-  const poolLabel = args.poolLabel ?? cluster.poolLabel;
-  const directory = new KubeClusterDirectory(
-    { clusters: [cluster], defaultKubeconfigs: kubeconfigs },
+  const terminal = await openTerminalRuns(
+    io,
+    cluster,
+    resolved.kubeconfigs,
     logger,
+    'memory',
+    false,
   );
   try {
-    const { overview, report } = await runPreflight({
-      cluster: directory.get(cluster.name),
-      ...(args.probe
-        ? { shell: directory.nodeShell(cluster.name, newRunId('pf', new Date())) }
-        : {}),
-      clock: systemClock,
-      ...(poolLabel === undefined ? {} : { poolLabel }),
-      suppressed: new Set(args.suppressed),
-      probeConcurrency: args.concurrency ?? cluster.probe.concurrency,
-      onProgress: progressWriter(io),
+    const id = await terminal.runs.start({
+      kind: 'preflight',
+      cluster: cluster.name,
+      requester: terminal.actor,
+      options: { autoRollback: false, dryRun: false },
+      facts: {
+        suppressed: args.suppressed,
+        probe: args.probe,
+        probeConcurrency: args.concurrency ?? cluster.probe.concurrency,
+      },
     });
+    const state = await terminal.runs.waitFor(id, PREFLIGHT_DEADLINE_MS);
+    const report = state.facts['report'] as PreflightReport | undefined;
+    const overview = state.facts['overview'] as ClusterOverview | undefined;
+    if (state.outcome !== 'verified' || report === undefined || overview === undefined) {
+      const failed = state.steps.find((s) => s.status === 'failed')?.error;
+      io.stderr.write(
+        `${toUserMessage(
+          new AppError(
+            (failed?.code as ConstructorParameters<typeof AppError>[0] | undefined) ?? 'INTERNAL',
+            failed?.message ?? state.reason ?? 'The pre-flight stopped.',
+            { remedy: failed?.remedy ?? 'Run again with LOG_LEVEL=debug and check the log.' },
+          ),
+        )}\n`,
+      );
+      return EXIT.failure;
+    }
     const out =
       args.format === 'json'
         ? `${JSON.stringify(report, null, 2)}\n`
@@ -136,8 +109,7 @@ export async function runTerminalPreflight(io: CliIo, args: TerminalPreflight): 
     if (args.failOn !== 'none' && report.summary.block > 0) return EXIT.blockers;
     if (args.failOn === 'warn' && report.summary.warn > 0) return EXIT.warnings;
     return EXIT.ok;
-  } catch (error) {
-    io.stderr.write(`${toUserMessage(error)}\n`);
-    return EXIT.failure;
+  } finally {
+    await terminal.close();
   }
 }

@@ -13,8 +13,10 @@ import { SlackChat } from '../adapters/slack/chat.js';
 import { verbs } from '../commands/index.js';
 import { registerCommands } from '../commands/register.js';
 import type { AppConfig, SlackConfig } from '../config.js';
-import type { Runs } from '../engine/jobs.js';
-import { runPreflightJob } from '../engine/preflight-job.js';
+import { LogRunObserver } from '../engine/observers/log.js';
+import { SlackRunObserver } from '../engine/observers/slack.js';
+import { DefaultRunEnvironment } from '../engine/run-environment.js';
+import type { Runs } from '../engine/runs.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { systemClock, type Clock } from '../ports/clock.js';
@@ -37,8 +39,8 @@ export interface RuntimeOverrides {
 export interface RunningProcess {
   port: number;
   metrics: Metrics;
-  /** The runs this process enqueues (the bot's); absent for worker-only processes. */
-  runs?: Runs;
+  /** Starts, signals and reads runs (the bot's slash commands use it; so do tests). */
+  runs: Runs;
   executor: ExecutorKind;
   /** Graceful stop: readiness off, no new work, active jobs finish (or are handed back), close. */
   stop(): Promise<void>;
@@ -85,19 +87,17 @@ async function start(
   const clock = overrides.clock ?? systemClock;
   const execution = startExecution({
     kind: overrides.executor ?? 'bullmq',
-    producer: role === 'bot',
     config,
     metrics,
     clock,
     logger,
-    handlers: {
-      preflight: (job) => runPreflightJob({ config, clusters, chat, clock, logger }, job),
-    },
+    environment: new DefaultRunEnvironment(config.clusters, clusters, chat, clock, logger),
+    observers: [new SlackRunObserver(chat, logger), new LogRunObserver(logger)],
   });
 
   const bolt =
     role === 'bot' ? createBoltApp(slack, identity, logger, overrides.webClientOptions) : undefined;
-  if (bolt !== undefined && execution.runs !== undefined) {
+  if (bolt !== undefined) {
     bolt.app.error((error) => {
       logger.error({ err: error }, 'unhandled error in a Slack listener');
       return Promise.resolve();
@@ -129,6 +129,10 @@ async function start(
   try {
     port = await listen(server, config.port, overrides.host);
     if (bolt?.socketMode === true) await bolt.app.start();
+    // Runs a crashed or stopped process left unfinished carry on here (or roll back).
+    await execution
+      .resume(`${role} started`)
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not look for unfinished runs'));
   } catch (error) {
     // The worker is already taking jobs: hand them back rather than let exit cut them off.
     clearInterval(recheck);
@@ -149,7 +153,7 @@ async function start(
     port,
     metrics,
     executor: execution.kind,
-    ...(execution.runs === undefined ? {} : { runs: execution.runs }),
+    runs: execution.runs,
     stop: async () => {
       clearInterval(recheck);
       logger.info('stopping: no new Slack requests or jobs');

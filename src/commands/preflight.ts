@@ -24,10 +24,11 @@ export const preflightVerb: Verb = {
       usage,
     );
     await ctx.ack();
-    const runId = await ctx.services.runs.enqueuePreflight({
+    const runId = await ctx.services.runs.start({
+      kind: 'preflight',
       cluster: cluster.name,
-      channel: ctx.request.channelId,
-      requestedBy: { userId: ctx.request.userId, teamId: ctx.request.teamId },
+      requester: { kind: 'slack', userId: ctx.request.userId, teamId: ctx.request.teamId },
+      options: { autoRollback: false, dryRun: false, channel: ctx.request.channelId },
     });
     ctx.logger.info({ runId, cluster: cluster.name }, 'pre-flight queued');
     await ctx.respond({

@@ -3,7 +3,7 @@
  * (within Slack's 3 seconds, before any Redis or Kubernetes call), then does its slow work.
  */
 import type { AppConfig } from '../config.js';
-import type { PreflightRequest } from '../engine/jobs.js';
+import type { RunRequest } from '../engine/runs.js';
 import type { Logger } from '../log.js';
 import type { ChatMessage } from '../ports/chat.js';
 
@@ -12,7 +12,7 @@ export const SLASH_COMMAND = '/proxy-migrate';
 /** The slow side of the bot, as verbs see it; tests and the demo can pass their own. */
 export interface CommandServices {
   config: Pick<AppConfig, 'clusters'>;
-  runs: { enqueuePreflight(request: PreflightRequest): Promise<string> };
+  runs: { start(request: RunRequest): Promise<string> };
 }
 
 export interface VerbRequest {

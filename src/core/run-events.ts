@@ -13,6 +13,8 @@ export interface StepFailure {
   kind: 'refusal' | 'verification' | 'deadline' | 'error';
   message: string;
   code?: string;
+  /** What the person should do about it (from the error), shown with the message. */
+  remedy?: string;
   retryable: boolean;
 }
 

@@ -42,6 +42,8 @@ export interface StepRecord {
   endedAt?: string;
   /** One line for the card: "4 s", "kernel 6.1, nft 1.0.6, no blockers", the error. */
   note?: string;
+  /** The last failure of this step (kept while it is retried), for the card and the record. */
+  error?: { message: string; code?: string; remedy?: string };
 }
 
 export interface Approval {

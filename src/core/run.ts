@@ -186,11 +186,16 @@ function onStepEvent(
   }
   const { failure } = event;
   const attempts = record.attempts;
+  const error = {
+    message: failure.message,
+    ...(failure.code === undefined ? {} : { code: failure.code }),
+    ...(failure.remedy === undefined ? {} : { remedy: failure.remedy }),
+  };
   if (failure.retryable && attempts < (step.attempts ?? 1)) {
     return {
       state: {
         ...kept,
-        steps: withStep(kept, step.id, { status: 'pending', note: failure.message }),
+        steps: withStep(kept, step.id, { status: 'pending', note: failure.message, error }),
       },
       effects: [
         { type: 'execute', stepId: step.id, delayMs: runbook.backoffMs * 2 ** (attempts - 1) },
@@ -199,7 +204,12 @@ function onStepEvent(
   }
   const marked: RunState = {
     ...kept,
-    steps: withStep(kept, step.id, { status: 'failed', endedAt: event.at, note: failure.message }),
+    steps: withStep(kept, step.id, {
+      status: 'failed',
+      endedAt: event.at,
+      note: failure.message,
+      error,
+    }),
   };
   return failed(runbook, marked, failure, event.at);
 }
@@ -402,7 +412,11 @@ export function transition(runbook: Runbook, state: RunState, event: RunEvent): 
 /** A new run, before its first step: every step of both tracks recorded as pending. */
 export function newRun(
   runbook: Runbook,
-  init: Pick<RunState, 'id' | 'cluster' | 'requester' | 'options'> & { node?: string; at: string },
+  init: Pick<RunState, 'id' | 'cluster' | 'requester' | 'options'> & {
+    node?: string;
+    at: string;
+    facts?: Record<string, unknown>;
+  },
 ): TransitionResult {
   const steps: StepRecord[] = [
     ...runbook.steps.map((s) => ({
@@ -432,7 +446,7 @@ export function newRun(
     approvals: [],
     journal: [],
     evidence: [],
-    facts: {},
+    facts: init.facts ?? {},
     createdAt: init.at,
     updatedAt: init.at,
     history: [],

@@ -120,9 +120,9 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     if (ack.status !== 200)
       throw new Error(`the bot answered the slash command with HTTP ${ack.status}`);
     const runId = await waitForRunId(slack, options.timeoutMs);
-    const end = await bot.runs?.waitFor(runId, options.timeoutMs);
+    const end = await bot.runs.waitFor(runId, options.timeoutMs);
     const delivered =
-      end === 'completed' &&
+      end.outcome === 'verified' &&
       slack.messages.some(
         (m) => m.kind === 'update' && cards.has(m.ts) && m.text.includes('blockers'),
       ) &&
@@ -130,7 +130,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     write(
       delivered
         ? `✔ report delivered (run ${runId})`
-        : `✘ the report was not delivered (run ${runId}: ${end ?? 'unknown'})`,
+        : `✘ the report was not delivered (run ${runId}: ${end.outcome ?? 'unknown'}${end.reason === undefined ? '' : `, ${end.reason}`})`,
     );
     return delivered ? 0 : 1;
   } finally {

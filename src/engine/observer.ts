@@ -6,7 +6,16 @@
  */
 import type { RunState } from '../core/run-state.js';
 
+/** Progress inside a long step (probing 812/5000 nodes): shown, never saved. */
+export interface StepProgress {
+  phase: string;
+  done: number;
+  total: number;
+}
+
 export interface RunObserver {
+  /** Progress of the running step; may come often: show the latest, drop the rest. */
+  progress?(state: RunState, progress: StepProgress): void;
   /** After every save. Coalesce: a burst of changes may be shown as the last one. */
   changed(state: RunState): Promise<void>;
   /** The run waits for a person until `state.expiresAt`. */

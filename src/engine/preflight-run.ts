@@ -1,6 +1,6 @@
 /**
- * One pre-flight, whoever asked (Slack job or terminal): read the cluster, probe its nodes,
- * run every check, build the report. The node shell is always closed, whatever happens.
+ * One pre-flight, whoever asked (Slack or terminal): read the cluster, probe its nodes, run
+ * every check, build the report. The run that owns the node shell closes it when it ends.
  */
 import { buildCheckContext } from '../checks/context.js';
 import { checks } from '../checks/index.js';
@@ -33,9 +33,9 @@ export interface PreflightOutcome {
   report: PreflightReport;
 }
 
-export async function runPreflight(input: PreflightInput): Promise<PreflightOutcome> {
+export async function preflightRun(input: PreflightInput): Promise<PreflightOutcome> {
   const { cluster, shell, clock } = input;
-  try {
+  {
     const snapshot = await gatherSnapshot(cluster, clock, {
       listDeadlineMs: PREFLIGHT_GATHER_DEADLINE_MS,
       onNodeProgress: (received) => input.onProgress?.('listing', received, 0),
@@ -57,7 +57,5 @@ export async function runPreflight(input: PreflightInput): Promise<PreflightOutc
     const ov = overview(snapshot, input.poolLabel);
     const report = buildReport(ov, ctx.platform.name, findings, clock.now().toISOString());
     return { snapshot, overview: ov, report };
-  } finally {
-    await shell?.close();
   }
 }

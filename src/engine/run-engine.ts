@@ -17,6 +17,7 @@ import type { ApplyOptions, ApplyResult } from '../ports/cluster.js';
 import { StaleRunError, type RunStore } from '../ports/run-store.js';
 import type { RunObserver } from './observer.js';
 import type { RunEnvironment } from './run-environment.js';
+import { OWNER_TTL_MS, ownerGone } from './owner.js';
 import type { StepContext, StepExecutor, StepOutcome } from './step-context.js';
 
 /** How effects that happen later reach the engine: BullMQ jobs, or timers in this process. */
@@ -34,6 +35,7 @@ export interface StartRequest {
   node?: string;
   requester: Actor;
   options: RunOptions;
+  facts?: Record<string, unknown>;
 }
 
 export interface SignalResult {
@@ -51,6 +53,8 @@ export interface EngineOptions {
   observers: readonly RunObserver[];
   clock: Clock;
   logger: Logger;
+  /** This process, as `host:pid` (owner.ts). */
+  owner: string;
 }
 
 const MAX_STALE_RETRIES = 8;
@@ -174,6 +178,23 @@ export class RunEngine {
       return { type: 'step-started', stepId, at: this.now() };
     });
     if (started.refused !== undefined) return;
+    await this.o.store.beat(runId, this.o.owner, OWNER_TTL_MS);
+    const beating = setInterval(() => {
+      this.o.store
+        .beat(runId, this.o.owner, OWNER_TTL_MS)
+        .catch((error: unknown) =>
+          this.o.logger.warn({ err: error, runId }, 'could not mark the run as worked on'),
+        );
+    }, OWNER_TTL_MS / 3);
+    try {
+      await this.runStep(runId, started.state);
+    } finally {
+      clearInterval(beating);
+    }
+  }
+
+  private async runStep(runId: string, startedState: RunState): Promise<void> {
+    const started = { state: startedState };
     const runbook = this.runbook(started.state);
     const step = currentStep(runbook, started.state);
     if (step === undefined) return;
@@ -210,6 +231,23 @@ export class RunEngine {
         clock: this.o.clock,
         logger: log,
         signal: this.stopping.signal,
+        progress: (progress) => {
+          for (const observer of this.o.observers) {
+            try {
+              observer.progress?.(latest, progress);
+            } catch (error) {
+              log.debug({ err: error }, 'a run observer failed on progress');
+            }
+          }
+        },
+        previousRuns: async () =>
+          (
+            await this.o.store.list({
+              cluster: latest.cluster,
+              ...(latest.node === undefined ? {} : { node: latest.node }),
+              limit: 20,
+            })
+          ).filter((r) => r.id !== runId),
         record: async (facts) => {
           latest = (await this.commit(runId, () => ({ type: 'recorded', at: this.now(), facts })))
             .state;
@@ -233,6 +271,7 @@ export class RunEngine {
             kind: 'error',
             message: appError.message,
             code: appError.code,
+            remedy: appError.remedy,
             retryable: appError.retryable,
           },
         };
@@ -334,6 +373,8 @@ export class RunEngine {
     const active = (await this.o.store.list({ active: true, limit: 1_000 })).filter(filter);
     const resumed: RunState[] = [];
     for (const state of active) {
+      // Someone alive is working on it (another replica, a terminal): leave it to them.
+      if (!ownerGone(await this.o.store.owner(state.id))) continue;
       const result = await this.signal(state.id, { type: 'resumed', at: this.now(), reason });
       if (result.refused === undefined) resumed.push(result.state);
     }

@@ -15,6 +15,7 @@ import type { Clock } from '../ports/clock.js';
 import type { ApplyOptions, ApplyResult, ClusterPort } from '../ports/cluster.js';
 import type { NodeShell } from '../ports/node-shell.js';
 import type { AcquireResult } from './lock.js';
+import type { StepProgress } from './observer.js';
 
 export interface StepContext {
   readonly runbook: Runbook;
@@ -33,6 +34,10 @@ export interface StepContext {
   apply(action: ClusterAction, options?: ApplyOptions & { undoes?: number }): Promise<ApplyResult>;
   /** The cluster lock (a Lease) this run takes before its first write. */
   readonly lock: { acquire(): Promise<AcquireResult> };
+  /** Progress inside the step, for people watching (not saved). */
+  progress(progress: StepProgress): void;
+  /** Earlier runs on the same cluster and node, newest first (a rollback finds its cutover). */
+  previousRuns(): Promise<RunState[]>;
   /** Keeps small facts on the run at once (not only when the step ends). */
   record(facts: Record<string, unknown>): Promise<void>;
   /** The Slack side of the run, when it was asked for from Slack. */

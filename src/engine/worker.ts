@@ -1,76 +1,43 @@
 /**
- * The consumer side: a BullMQ worker that validates each job's data, hands it to its handler
- * through a {@link JobContext}, and turns non-retryable errors into BullMQ's UnrecoverableError
- * so they fail at once instead of burning retries.
+ * The consumer side: a BullMQ worker whose jobs advance runs by one step or deliver their timed
+ * signals, through the engine. Bad job data fails at once (a bot/worker version mismatch).
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { AppError, asAppError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { RUNS_QUEUE, jobSchemas, type JobContext, type JobData, type JobName } from './jobs.js';
-
-export type JobHandlers = { [N in JobName]: (job: JobContext<JobData<N>>) => Promise<unknown> };
+import { RUNS_QUEUE, jobSchemas } from './jobs.js';
+import type { RunEngine } from './run-engine.js';
 
 export interface RunWorkerOptions {
   connection: Redis;
   prefix: string;
   concurrency: number;
-  handlers: JobHandlers;
+  engine: RunEngine;
   logger: Logger;
 }
 
-function isJobName(name: string): name is JobName {
-  return Object.hasOwn(jobSchemas, name);
-}
-
-function contextFor<T>(job: Job, data: T): JobContext<T> {
-  return {
-    data,
-    attempt: job.attemptsMade + 1,
-    maxAttempts: job.opts.attempts ?? 1,
-    save: async (next) => {
-      await job.updateData(next);
-    },
-  };
-}
-
-async function dispatch(job: Job, handlers: JobHandlers): Promise<unknown> {
-  const name = job.name;
-  if (!isJobName(name)) {
-    throw new AppError('JOB_INVALID', `Unknown job "${name}".`, {
-      remedy: 'Run the same proxy-migrate version for bot and workers.',
-    });
-  }
-  switch (name) {
-    case 'preflight': {
-      const parsed = jobSchemas.preflight.safeParse(job.data);
-      if (!parsed.success) {
-        throw new AppError('JOB_INVALID', `Job ${job.id ?? '?'} has invalid data.`, {
-          remedy: 'Run the same proxy-migrate version for bot and workers.',
-          details: { issues: parsed.error.issues.map((i) => i.path.join('.')) },
-        });
-      }
-      return handlers.preflight(contextFor(job, parsed.data));
+async function dispatch(job: Job, engine: RunEngine): Promise<void> {
+  if (job.name === 'advance') {
+    const parsed = jobSchemas.advance.safeParse(job.data);
+    if (parsed.success) return engine.advance(parsed.data.runId, parsed.data.stepId);
+  } else if (job.name === 'signal') {
+    const parsed = jobSchemas.signal.safeParse(job.data);
+    if (parsed.success) {
+      await engine.signal(parsed.data.runId, parsed.data.event);
+      return;
     }
   }
+  throw new UnrecoverableError(
+    `JOB_INVALID: job ${job.id ?? '?'} (${job.name}) is not one this version knows; run the same proxy-migrate version for bot and workers`,
+  );
 }
 
 export function createRunWorker(options: RunWorkerOptions): Worker {
-  const worker = new Worker(
-    RUNS_QUEUE,
-    async (job: Job) => {
-      try {
-        return await dispatch(job, options.handlers);
-      } catch (error) {
-        const appError = asAppError(error);
-        const message = `${appError.code}: ${appError.message}`;
-        throw appError.retryable
-          ? new Error(message, { cause: appError })
-          : Object.assign(new UnrecoverableError(message), { cause: appError });
-      }
-    },
-    { connection: options.connection, prefix: options.prefix, concurrency: options.concurrency },
-  );
+  const worker = new Worker(RUNS_QUEUE, (job: Job) => dispatch(job, options.engine), {
+    connection: options.connection,
+    prefix: options.prefix,
+    concurrency: options.concurrency,
+  });
   worker.on('failed', (job, error) => {
     options.logger.error(
       { jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err: error },

@@ -23,6 +23,13 @@ export interface RunStore {
   /** Stores `state` if the stored version is `state.version`; resolves to it with version + 1. */
   save(state: RunState): Promise<RunState>;
   list(query?: RunQuery): Promise<RunState[]>;
+  /**
+   * Marks the run as being worked on by `owner` (`host:pid`) for `ttlMs`; a process executing a
+   * step beats every third of that. Resumers skip runs whose owner is alive.
+   */
+  beat(id: string, owner: string, ttlMs: number): Promise<void>;
+  /** The live owner of the run, or undefined when nobody has beaten within the TTL. */
+  owner(id: string): Promise<string | undefined>;
   close(): Promise<void>;
 }
 

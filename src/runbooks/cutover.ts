@@ -14,6 +14,7 @@ export const cutoverRunbook = {
   mutates: true,
   backoffMs: 2_000,
   steps: [
+    { id: 'card', kind: 'report', uses: 'status-card', title: 'status card posted', attempts: 5 },
     {
       id: 'platform',
       kind: 'gate',

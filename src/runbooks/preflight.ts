@@ -14,6 +14,7 @@ export const preflightRunbook = {
   mutates: false,
   backoffMs: 2_000,
   steps: [
+    { id: 'card', kind: 'report', uses: 'status-card', title: 'status card posted', attempts: 5 },
     {
       id: 'gather',
       kind: 'capture',
@@ -25,6 +26,3 @@ export const preflightRunbook = {
   ],
   rollback: [],
 } as const satisfies Runbook;
-
-/** The queue's retry policy for the pre-flight job, until pre-flight runs on the run engine. */
-export const preflightJobPolicy = { attempts: 3, backoffMs: 2_000 } as const;

@@ -25,6 +25,7 @@ export const rollbackRunbook = {
   mutates: true,
   backoffMs: 2_000,
   steps: [
+    { id: 'card', kind: 'report', uses: 'status-card', title: 'status card posted', attempts: 5 },
     { id: 'plan', kind: 'plan', uses: 'rollback-plan', title: 'way back planned', attempts: 3 },
     { id: 'approval', kind: 'approval', uses: 'approval', title: 'confirmed' },
     { id: 'lock', kind: 'lock', uses: 'cluster-lease', title: 'cluster lock taken', attempts: 3 },

@@ -2,6 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterDirectory, ClusterPort } from '../../../src/ports/cluster.js';
 import { KubeClusterDirectory } from '../../../src/adapters/kubernetes/directory.js';
+import { Redis } from 'ioredis';
+import { RedisRunStore } from '../../../src/adapters/run-store/redis.js';
+import { startBot, type RunningProcess } from '../../../src/cli/runtime.js';
+import { REDIS_URL } from '../../helpers/redis.js';
 import { startHarness, type BotHarness } from '../../helpers/bot-harness.js';
 import { eventually } from '@proxy-migrate/twin/testing';
 
@@ -83,43 +87,61 @@ function slowNodes(inner: ClusterDirectory, delayMs: number): ClusterDirectory {
 }
 
 describe('graceful shutdown', () => {
-  it('lets an active job finish before the process stops', async () => {
+  it('lets the step in flight finish, and the next process carries the run to its end', async () => {
     let directory: ClusterDirectory | undefined;
     // The harness creates the config the directory needs, so build it on first use.
     const lazy = (): ClusterDirectory =>
       (directory ??= slowNodes(new KubeClusterDirectory(h.config, h.log.logger), 1_500));
-    const h = await startHarness({
-      overrides: {
-        clusters: {
-          get: (name) => lazy().get(name),
-          nodeShell: (cluster, runId) => lazy().nodeShell(cluster, runId),
-        },
+    const overrides = {
+      clusters: {
+        get: (name: string) => lazy().get(name),
+        nodeShell: (cluster: string, runId: string) => lazy().nodeShell(cluster, runId),
       },
-    });
+    };
+    const h = await startHarness({ overrides });
     let stopped = false;
+    let next: RunningProcess | undefined;
     try {
       await h.command('preflight cluster-a');
       const card = await h.fake.waitFor((f) =>
         f.messages.find((m) => m.text.startsWith('Pre-flight for cluster-a')),
       );
+      const id = await eventually('the cluster read to be in flight', async () => {
+        const [run] = await h.bot.runs.store.list({ cluster: 'cluster-a' });
+        return run?.steps.find((s) => s.id === 'gather')?.status === 'running' ? run.id : undefined;
+      });
       const stopping = h.bot.stop().then(() => {
         stopped = true;
       });
       // Stopping closes the listener at once: the load balancer sees no new connections.
       await expect(fetch(`${h.baseUrl}/readyz`)).rejects.toThrow();
       await stopping;
-      // The job finished during the grace period: the card carries the result.
+      await expect(fetch(`${h.baseUrl}/healthz`)).rejects.toThrow();
+      // The cluster read finished within the grace period and was saved; nothing was cut off.
+      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      const run = await new RedisRunStore(redis, h.config.queuePrefix).get(id);
+      redis.disconnect();
+      expect(run?.steps.find((s) => s.id === 'gather')?.status).toBe('done');
+      expect(run?.phase).toBe('running');
+
+      // The next process (a restarted pod, another replica) takes the queued step and finishes
+      // the run: the same card.
+      next = await startBot(h.config, h.log.logger, {
+        host: '127.0.0.1',
+        webClientOptions: { retryConfig: { retries: 0 } },
+        ...overrides,
+      });
+      const ended = await next.runs.waitFor(run!.id, 20_000);
+      expect(ended.outcome).toBe('verified');
       const final = h.fake.findMessage(card.channel, card.ts);
       expect(final?.text).toMatch(
         /^Pre-flight cluster-a: \d+ blockers, \d+ warnings \(v1.33.4, mode ipvs, 6 nodes\)/,
       );
-      const job = await eventually(
-        'the completed job',
-        async () => (await h.queue.getJobs(['completed']))[0],
-      );
-      expect(job.name).toBe('preflight');
-      await expect(fetch(`${h.baseUrl}/healthz`)).rejects.toThrow();
+      expect(h.fake.messages.filter((m) => m.thread_ts === undefined)).toHaveLength(1);
+      // The cluster was read once, by the first process.
+      expect(ended.steps.find((s) => s.id === 'gather')?.attempts).toBe(1);
     } finally {
+      await next?.stop();
       if (!stopped) await h.bot.stop();
       await h.stop().catch(() => undefined);
     }

@@ -73,12 +73,14 @@ current-context: down
     expect(
       h.fake.messages.filter((m) => m.channel === 'C0DOWN' && m.thread_ts === undefined),
     ).toHaveLength(1);
-    const job = await eventually(
-      'the failed job',
-      async () => (await h.queue.getJobs(['failed']))[0],
-    );
-    expect(job.attemptsMade).toBe(3);
-    expect(job.failedReason).toMatch(/^K8S_UNREACHABLE: /);
+    const run = await eventually('the failed run', async () => {
+      const runs = await h.bot.runs.store.list({ cluster: 'cluster-down' });
+      return runs.find((r) => r.phase === 'done');
+    });
+    expect(run.outcome).toBe('failed');
+    const gather = run.steps.find((s) => s.id === 'gather');
+    expect(gather).toMatchObject({ status: 'failed', attempts: 3 });
+    expect(gather?.error?.code).toBe('K8S_UNREACHABLE');
   });
 
   it('resumes after a transient Slack failure without posting a second card', async () => {
@@ -102,32 +104,33 @@ current-context: down
     expect(cards[0]?.text).toMatch(
       /^Pre-flight cluster-any: \d+ blockers, \d+ warnings \(v1.33.4, mode ipvs/,
     );
-    const job = await eventually('the completed retried job', async () => {
-      const done = await h.queue.getJobs(['completed']);
-      return done.find((j) => (j.data as { channel: string }).channel === 'C0RETRY');
+    const run = await eventually('the run that carried on', async () => {
+      const runs = await h.bot.runs.store.list({ cluster: 'cluster-any' });
+      return runs.find((r) => r.options.channel === 'C0RETRY' && r.phase === 'done');
     });
-    // Attempt 1 failed on chat.update after posting the card; attempt 2 reused that card.
-    expect(job.attemptsMade).toBe(2);
+    expect(run.outcome).toBe('verified');
+    // The cluster was read once: the Slack failure re-ran only the posting.
+    expect(run.steps.find((s) => s.id === 'gather')?.attempts).toBe(1);
   });
 
   it('fails at once, without retries, when the bot is not in the channel', async () => {
     await h.command('preflight cluster-any', { channelId: 'CNOTIN1' });
-    const job = await eventually('the job that failed at once', async () => {
-      const failed = await h.queue.getJobs(['failed']);
-      return failed.find((j) => (j.data as { channel: string }).channel === 'CNOTIN1');
+    const run = await eventually('the run that failed at once', async () => {
+      const runs = await h.bot.runs.store.list({ cluster: 'cluster-any' });
+      return runs.find((r) => r.options.channel === 'CNOTIN1' && r.phase === 'done');
     });
-    expect(job.failedReason).toMatch(/^SLACK_NOT_IN_CHANNEL: /);
-    expect(job.attemptsMade).toBe(1);
+    expect(run.outcome).toBe('failed');
+    expect(run.steps.find((s) => s.id === 'card')).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      error: { code: 'SLACK_NOT_IN_CHANNEL' },
+    });
+    // Nothing was read from the cluster for a run nobody could be told about.
+    expect(run.steps.find((s) => s.id === 'gather')?.attempts).toBe(0);
     expect(
       h.log
         .lines()
-        .some(
-          (l) =>
-            l.msg === 'job failed' &&
-            String(l.err && (l.err as { message: string }).message).includes(
-              'SLACK_NOT_IN_CHANNEL',
-            ),
-        ),
+        .some((l) => l.msg === 'step failed with an error' && l['code'] === 'SLACK_NOT_IN_CHANNEL'),
     ).toBe(true);
   });
 });

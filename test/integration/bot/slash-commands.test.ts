@@ -2,7 +2,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postSigned, slashCommandBody, nowSeconds } from '../../fakes/slack-signing.js';
 import { SIGNING_SECRET, startHarness, type BotHarness } from '../../helpers/bot-harness.js';
-import { eventually } from '@proxy-migrate/twin/testing';
 
 interface AckBody {
   response_type?: string;
@@ -76,13 +75,14 @@ describe('slash commands end to end', () => {
       'the pre-flight card to be edited with the result',
     );
     expect(card.channel).toBe('C0OPS');
-    const job = await eventually('the finished pre-flight job', async () => {
-      const found = await h.queue.getJob(runId!);
-      return found?.finishedOn === undefined ? undefined : found;
-    });
-    expect(await job.getState()).toBe('completed');
-    const result = job.returnvalue as { summary: Record<string, number> };
-    expect(result).toMatchObject({ cluster: 'cluster-a', nodes: 6, mode: 'ipvs', cardTs: card.ts });
+    const run = await h.bot.runs.waitFor(runId!, 20_000);
+    expect(run.outcome).toBe('verified');
+    const report = run.facts['report'] as { summary: Record<string, number>; currentMode: string };
+    const overview = run.facts['overview'] as { nodes: unknown[] };
+    expect(run.facts['cardTs']).toBe(card.ts);
+    expect(overview.nodes).toHaveLength(6);
+    expect(report.currentMode).toBe('ipvs');
+    const result = { summary: report.summary };
 
     // The card: cluster, version, platform, mode, counts, the blockers first.
     const cardText = JSON.stringify(h.fake.findMessage(card.channel, card.ts)?.blocks);
@@ -107,8 +107,11 @@ describe('slash commands end to end', () => {
     expect(threadText).toContain('*Cluster-wide* · cluster-a');
     expect(threadText).toContain(':white_check_mark: passed:');
     expect(threadText).toContain('```');
-    // Job data in Redis carries ids only: no tokens, no response URL.
-    expect(JSON.stringify(job.data)).not.toMatch(/xoxb|respond|hooks/);
+    // Job data and run state in Redis carry ids only: no tokens, no response URL.
+    const jobs = await h.queue.getJobs(['completed', 'failed', 'waiting', 'delayed', 'active']);
+    expect(jobs.length).toBeGreaterThan(0);
+    for (const job of jobs) expect(JSON.stringify(job.data)).not.toMatch(/xoxb|respond|hooks/);
+    expect(JSON.stringify(run)).not.toMatch(/xoxb|respond|hooks/);
   });
 
   it.each([

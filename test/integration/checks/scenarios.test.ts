@@ -8,7 +8,7 @@ import { KubeClusterDirectory } from '../../../src/adapters/kubernetes/directory
 import { checkIds } from '../../../src/checks/index.js';
 import { clusterConfig, type ClusterConfig } from '../../../src/config.js';
 import { worstSeverity, type Finding, type Severity } from '../../../src/core/findings.js';
-import { runPreflight } from '../../../src/engine/preflight-run.js';
+import { preflightRun } from '../../../src/engine/preflight-run.js';
 import { systemClock } from '../../../src/ports/clock.js';
 import { startTwin } from '@proxy-migrate/twin';
 import { captureLog } from '../../helpers/log-capture.js';
@@ -47,12 +47,13 @@ beforeAll(async () => {
         { clusters: [config], defaultKubeconfigs: [] },
         captureLog().logger,
       );
-      const { report } = await runPreflight({
+      const shell = directory.nodeShell(config.name, `pf-test-${scenario}`);
+      const { report } = await preflightRun({
         cluster: directory.get(config.name),
-        shell: directory.nodeShell(config.name, `pf-test-${scenario}`),
+        shell,
         clock: systemClock,
         poolLabel: 'node-pool',
-      });
+      }).finally(() => shell.close());
       findingsOf[scenario] = report.findings;
       const checks = [...new Set(report.findings.map((f) => f.check))];
       matrix[scenario] = Object.fromEntries(

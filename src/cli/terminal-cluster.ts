@@ -1,0 +1,57 @@
+/**
+ * Which cluster a terminal command works on: a name from the clusters file, or (with
+ * --kubeconfig/--context) straight from a kubeconfig, where <cluster> is just the name shown.
+ * Configuration problems are exit 78, an unknown cluster is a usage error (64).
+ */
+import {
+  clusterConfig,
+  ConfigError,
+  defaultKubeconfigs,
+  loadConfig,
+  type AppConfig,
+  type ClusterConfig,
+} from '../config.js';
+import { resolveCluster } from '../core/cluster-access.js';
+import { isAppError, toUserMessage } from '../errors.js';
+import { EXIT, type CliIo } from './types.js';
+
+export interface ClusterArgs {
+  cluster: string;
+  kubeconfig?: string;
+  context?: string;
+  /** The usage line for errors: `proxy-migrate preflight <cluster>`. */
+  usage: string;
+}
+
+export type Resolved =
+  | { ok: true; cluster: ClusterConfig; config: AppConfig | undefined; kubeconfigs: string[] }
+  | { ok: false; code: number };
+
+export function resolveTerminalCluster(io: CliIo, args: ClusterArgs): Resolved {
+  const kubeconfigs = defaultKubeconfigs(io.env.KUBECONFIG);
+  try {
+    const adHoc = args.kubeconfig !== undefined || args.context !== undefined;
+    const config = adHoc ? undefined : loadConfig(io.env, 'cli');
+    const cluster =
+      config === undefined
+        ? clusterConfig({
+            name: args.cluster,
+            ...(args.kubeconfig === undefined ? {} : { kubeconfig: args.kubeconfig }),
+            ...(args.context === undefined ? {} : { context: args.context }),
+          })
+        : resolveCluster(config.clusters, args.cluster, undefined, args.usage);
+    return { ok: true, cluster, config, kubeconfigs };
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr.write(
+        `${error.message}\nOr pass --kubeconfig/--context to use a cluster without a clusters file.\n`,
+      );
+      return { ok: false, code: EXIT.config };
+    }
+    if (isAppError(error)) {
+      io.stderr.write(`${toUserMessage(error)}\n`);
+      return { ok: false, code: EXIT.usage };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * The run engine in a terminal: the same runbooks and step executors as the bot, driven
+ * in-process. Mutating runs keep their state in Redis when it answers (the bot's store: `status`
+ * and the bot see them, and either can resume them) and otherwise in files, saying so;
+ * pre-flight, which writes nothing worth resuming, keeps it in memory.
+ */
+import { homedir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { KubeClusterDirectory } from '../adapters/kubernetes/directory.js';
+import { createMetrics } from '../adapters/metrics.js';
+import { closeRedis, createRedis, redisAnswers } from '../adapters/redis.js';
+import { FileRunStore } from '../adapters/run-store/file.js';
+import { MemoryRunStore } from '../adapters/run-store/memory.js';
+import { RedisRunStore } from '../adapters/run-store/redis.js';
+import { loadConfig, type AppConfig, type ClusterConfig } from '../config.js';
+import type { Actor } from '../core/run-state.js';
+import { TerminalRunObserver } from '../engine/observers/terminal.js';
+import { DefaultRunEnvironment } from '../engine/run-environment.js';
+import type { Runs } from '../engine/runs.js';
+import type { Logger } from '../log.js';
+import { systemClock } from '../ports/clock.js';
+import type { ClusterDirectory } from '../ports/cluster.js';
+import type { RunStore } from '../ports/run-store.js';
+import { startExecution } from './execution.js';
+import type { CliIo } from './types.js';
+
+export type StoreChoice = 'memory' | 'durable';
+
+export interface TerminalRuns {
+  runs: Runs;
+  store: RunStore;
+  directory: ClusterDirectory;
+  observer: TerminalRunObserver;
+  /** The person at the keyboard, as runs record them. */
+  actor: Actor;
+  close(): Promise<void>;
+}
+
+export function terminalActor(): Actor {
+  let user = 'unknown';
+  try {
+    user = userInfo().username;
+  } catch {
+    // No passwd entry (some containers): the run still records "unknown (terminal)".
+  }
+  return { kind: 'terminal', user };
+}
+
+/** Env settings a terminal run shares with the bot (Redis, prefix), read leniently. */
+function sharedSettings(io: CliIo): Pick<AppConfig, 'redisUrl' | 'queuePrefix'> {
+  try {
+    const config = loadConfig(
+      { ...io.env, CLUSTERS_FILE: '/dev/null' },
+      'cli',
+      () => 'clusters: []',
+    );
+    return { redisUrl: config.redisUrl, queuePrefix: config.queuePrefix };
+  } catch {
+    return { redisUrl: 'redis://127.0.0.1:6379', queuePrefix: 'proxy-migrate' };
+  }
+}
+
+export async function openTerminalRuns(
+  io: CliIo & { stdin?: NodeJS.ReadableStream & { isTTY?: boolean } },
+  cluster: ClusterConfig,
+  kubeconfigs: string[],
+  logger: Logger,
+  choice: StoreChoice,
+  showSteps: boolean,
+): Promise<TerminalRuns> {
+  const directory = new KubeClusterDirectory(
+    { clusters: [cluster], defaultKubeconfigs: kubeconfigs },
+    logger,
+  );
+  let store: RunStore = new MemoryRunStore();
+  let closeStore = (): Promise<void> => Promise.resolve();
+  if (choice === 'durable') {
+    const { redisUrl, queuePrefix } = sharedSettings(io);
+    if (await redisAnswers(redisUrl)) {
+      const redis = createRedis(redisUrl, 'producer', logger);
+      store = new RedisRunStore(redis, queuePrefix);
+      closeStore = () => closeRedis(redis);
+    } else {
+      const dir = io.env.PROXY_MIGRATE_STATE_DIR ?? join(homedir(), '.proxy-migrate', 'runs');
+      store = new FileRunStore(dir);
+      io.stderr.write(
+        `Redis does not answer at ${redisUrl}: keeping run state in files in ${dir} (\`proxy-migrate resume\` picks them up).\n`,
+      );
+    }
+  }
+  const observer = new TerminalRunObserver(
+    {
+      stdin: io.stdin ?? process.stdin,
+      stderr: io.stderr,
+    },
+    showSteps,
+  );
+  const environment = new DefaultRunEnvironment(
+    [cluster],
+    directory,
+    undefined,
+    systemClock,
+    logger,
+  );
+  const execution = startExecution({
+    kind: 'in-process',
+    environment,
+    observers: [observer],
+    metrics: createMetrics(),
+    clock: systemClock,
+    logger,
+    store,
+  });
+  const actor = terminalActor();
+  observer.onDecision(async (state, approved) => {
+    const at = new Date().toISOString();
+    await execution.runs.signal(
+      state.id,
+      approved
+        ? {
+            type: 'approved',
+            by: actor,
+            at,
+            ...(state.planHash === undefined ? {} : { planHash: state.planHash }),
+          }
+        : { type: 'rejected', by: actor, at, reason: 'not confirmed in the terminal' },
+    );
+  });
+  return {
+    runs: execution.runs,
+    store,
+    directory,
+    observer,
+    actor,
+    close: async () => {
+      await execution.stop(5_000);
+      await closeStore();
+    },
+  };
+}

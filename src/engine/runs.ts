@@ -1,0 +1,74 @@
+/**
+ * What callers (slash commands, the terminal, the demo) see of the engine: start a run, signal
+ * it, read it, wait for its end. Run ids are made here, so callers never invent them.
+ */
+import type { RunEvent } from '../core/run-events.js';
+import type { Actor, RunOptions, RunState } from '../core/run-state.js';
+import type { RunKind } from '../core/runbook.js';
+import { AppError } from '../errors.js';
+import type { RunStore } from '../ports/run-store.js';
+import type { RunEngine, SignalResult } from './run-engine.js';
+import { newRunId } from './run-id.js';
+
+const idPrefix: Record<RunKind, string> = { preflight: 'pf', cutover: 'co', rollback: 'rb' };
+
+export interface RunRequest {
+  kind: RunKind;
+  cluster: string;
+  node?: string;
+  requester: Actor;
+  options: RunOptions;
+  /** Facts the first steps read (pre-flight: suppressed checks, whether to probe). */
+  facts?: Record<string, unknown>;
+}
+
+export class Runs {
+  constructor(
+    private readonly engine: RunEngine,
+    readonly store: RunStore,
+    /** In-process only: resolves when no step is due or running. */
+    readonly idle?: () => Promise<void>,
+  ) {}
+
+  /** Creates the run and asks for its first step; resolves to the run id. */
+  async start(request: RunRequest): Promise<string> {
+    const id = newRunId(idPrefix[request.kind], new Date());
+    try {
+      const state = await this.engine.start({ ...request, id });
+      return state.id;
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'RUN_STORE_UNAVAILABLE') {
+        throw new AppError(
+          'QUEUE_UNAVAILABLE',
+          'The job queue is not reachable, so nothing was started.',
+          {
+            remedy:
+              'Try again in a minute; if it persists, check Redis (REDIS_URL) and the bot’s /readyz.',
+            retryable: true,
+            cause: error,
+          },
+        );
+      }
+      throw error;
+    }
+  }
+
+  signal(runId: string, event: RunEvent): Promise<SignalResult> {
+    return this.engine.signal(runId, event);
+  }
+
+  get(runId: string): Promise<RunState | undefined> {
+    return this.store.get(runId);
+  }
+
+  /** Resolves to the ended run; rejects at the deadline. */
+  async waitFor(runId: string, timeoutMs: number): Promise<RunState> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const state = await this.store.get(runId);
+      if (state?.phase === 'done') return state;
+      if (Date.now() > deadline) throw new Error(`run ${runId} did not end within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}

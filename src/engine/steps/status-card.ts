@@ -1,0 +1,15 @@
+/**
+ * The run's status card: posted once, as the run's first step, so that only the process that
+ * won that step posts it; its ts is kept on the run and every later change edits it in place.
+ * Runs started from a terminal have no card.
+ */
+import { runCard } from '../../views/run-card.js';
+import type { StepExecutor } from '../step-context.js';
+
+export const postStatusCard: StepExecutor = async (ctx) => {
+  if (ctx.chat === undefined) return { ok: true, note: 'no Slack channel' };
+  if (typeof ctx.state().facts['cardTs'] === 'string') return { ok: true, note: 'already posted' };
+  const { ts } = await ctx.chat.port.post(ctx.chat.channel, runCard(ctx.state()));
+  await ctx.record({ cardTs: ts });
+  return { ok: true };
+};

@@ -1,0 +1,27 @@
+/** What every card of a run shows about it, read from its state. */
+import type { ClusterOverview } from '../core/cluster-overview.js';
+import type { PreflightReport } from '../core/report.js';
+import type { RunState } from '../core/run-state.js';
+import type { RunMeta } from './preflight.js';
+
+export function runMeta(state: RunState): RunMeta {
+  const requester = state.requester;
+  return {
+    runId: state.id,
+    requestedBy: requester.kind === 'slack' ? requester.userId : requester.user,
+    requestedAt: state.createdAt,
+  };
+}
+
+/** The pre-flight's results as its steps keep them in the run's facts. */
+export interface PreflightFacts {
+  report?: PreflightReport;
+  overview?: ClusterOverview;
+  cardTs?: string;
+  repliesPosted?: number;
+  filePosted?: boolean;
+}
+
+export function preflightFacts(state: RunState): PreflightFacts {
+  return state.facts;
+}
