@@ -1,0 +1,69 @@
+/**
+ * Waits on a node's kube-proxy pods, each with a deadline (clusters file: swapDeadlineSeconds,
+ * default 120): the old pod gone (Terminating counts as there: it still runs), the new one
+ * Ready, or, on the way back, the original Ready again. A missed deadline says what the node
+ * shows, so the person (or the automatic rollback's reason) knows what got stuck.
+ */
+import { kubeProxiesOn, settled, type Settle } from '../../core/node-migration.js';
+import type { StepContext, StepExecutor, StepOutcome } from '../step-context.js';
+import { nodeTarget } from './node-target.js';
+
+const POLL_MS = 500;
+
+const waitingFor: Record<Settle, string> = {
+  'kube-proxy-gone': 'the old kube-proxy pod to be gone',
+  'canary-ready': 'the canary kube-proxy pod to be Ready',
+  'original-ready': 'the original kube-proxy pod to be Ready',
+};
+
+/** Polls the node's pods until `settle` holds; a deadline failure names what the node shows. */
+export async function waitForNode(ctx: StepContext, settle: Settle): Promise<StepOutcome> {
+  const target = nodeTarget(ctx);
+  const deadlineMs = ctx.clusterConfig.swapDeadlineSeconds * 1000;
+  const started = Date.now();
+  let showing = 'nothing read yet';
+  while (!ctx.signal.aborted) {
+    const pods = await ctx.cluster.listPodsOnNode(target.node);
+    const seen = settled(settle, kubeProxiesOn(pods, target));
+    showing = seen.showing;
+    if (seen.done) {
+      const pod =
+        settle === 'kube-proxy-gone'
+          ? undefined
+          : kubeProxiesOn(pods, target)[settle === 'canary-ready' ? 'canary' : 'original'][0];
+      return {
+        ok: true,
+        note: `${Math.round((Date.now() - started) / 1000)} s`,
+        ...(pod === undefined
+          ? {}
+          : {
+              facts: {
+                [`${settle === 'canary-ready' ? 'canary' : 'original'}Pod`]: {
+                  name: pod.metadata.name,
+                  uid: pod.metadata.uid,
+                  startedAt: pod.status?.containerStatuses?.[0]?.state?.running?.startedAt,
+                },
+              },
+            }),
+      };
+    }
+    if (Date.now() - started > deadlineMs) {
+      return {
+        ok: false,
+        failure: {
+          kind: 'deadline',
+          message: `${target.node}: waited ${ctx.clusterConfig.swapDeadlineSeconds} s for ${waitingFor[settle]}; the node shows ${showing}`,
+          retryable: false,
+        },
+      };
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  return {
+    ok: false,
+    failure: { kind: 'error', message: 'the process is stopping', retryable: true },
+  };
+}
+
+export const oldPodGone: StepExecutor = (ctx) => waitForNode(ctx, 'kube-proxy-gone');
+export const canaryReady: StepExecutor = (ctx) => waitForNode(ctx, 'canary-ready');
