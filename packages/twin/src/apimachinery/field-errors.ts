@@ -2,6 +2,7 @@
 // Status an ErrorList becomes (apierrors.NewInvalid): one cause per error, with its field path.
 
 import { ApiError } from './errors.js';
+import { GoValue } from './go-value.js';
 
 export type FieldErrorType =
   | 'FieldValueRequired'
@@ -11,6 +12,7 @@ export type FieldErrorType =
   | 'FieldValueDuplicate'
   | 'FieldValueTooLong'
   | 'FieldValueTooMany'
+  | 'FieldValueNotFound'
   | 'FieldValueTypeInvalid';
 
 export interface FieldError {
@@ -21,8 +23,9 @@ export interface FieldError {
   body: string;
 }
 
-/** How field.Error prints a bad value: strings quoted, numbers and booleans bare. */
+/** How field.Error prints a bad value: strings quoted, numbers and booleans bare, Go values as rendered. */
 function show(value: unknown): string {
+  if (value instanceof GoValue) return value.text;
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (value === null || value === undefined) return 'null';
@@ -64,6 +67,11 @@ export const fieldError = {
     field,
     body: `Too long: may not be more than ${maxLength} bytes`,
   }),
+  notFound: (field: string, value: unknown): FieldError => ({
+    type: 'FieldValueNotFound',
+    field,
+    body: `Not found: ${show(value)}`,
+  }),
   tooMany: (field: string, actual: number, max: number): FieldError => ({
     type: 'FieldValueTooMany',
     field,
@@ -78,7 +86,8 @@ export const fieldError = {
 
 /**
  * apierrors.NewInvalid: `DaemonSet.apps "x" is invalid: spec.selector: Required value`, or
- * `… is invalid: [a: …, b: …]` for several errors, with one cause per error.
+ * `… is invalid: [a: …, b: …]` for several errors. Every error is a cause, duplicates included,
+ * but the message lists each distinct text once (ErrorList.ToAggregate dedups).
  */
 export function invalidObject(
   kind: string,
@@ -87,7 +96,7 @@ export function invalidObject(
   errors: readonly FieldError[],
 ): ApiError {
   const qualifiedKind = group === '' ? kind : `${kind}.${group}`;
-  const parts = errors.map((e) => `${e.field}: ${e.body}`);
+  const parts = [...new Set(errors.map((e) => `${e.field}: ${e.body}`))];
   const list = parts.length === 1 ? (parts[0] ?? '') : `[${parts.join(', ')}]`;
   return new ApiError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${list}`, {
     name,

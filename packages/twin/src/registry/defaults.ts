@@ -57,6 +57,18 @@ export function defaultPodSpec(spec: JsonObject): void {
   }
 }
 
+/**
+ * SetDefaults_Pod: with hostNetwork, an unset hostPort becomes the containerPort. Templates are
+ * left alone (DefaultHostNetworkHostPortsInPodTemplates is off by default since 1.28).
+ */
+function defaultHostNetworkPorts(spec: JsonObject): void {
+  if (spec['hostNetwork'] !== true) return;
+  for (const key of ['containers', 'initContainers'])
+    for (const c of asArray(spec[key]))
+      for (const port of asArray(asRecord(c)['ports']))
+        if (isJsonObject(port) && !port['hostPort']) port['hostPort'] = port['containerPort'] ?? 0;
+}
+
 function defaultService(svc: KubeObject, alloc: ServiceAllocator): void {
   const spec = child(svc as unknown as JsonObject, 'spec');
   setDefault(spec, 'type', 'ClusterIP');
@@ -100,16 +112,21 @@ export function applyDefaults(obj: KubeObject, alloc: ServiceAllocator): void {
       defaultService(obj, alloc);
       break;
     case 'Pod': {
+      defaultHostNetworkPorts(child(o, 'spec'));
       defaultPodSpec(child(o, 'spec'));
       setDefault(child(o, 'status'), 'phase', 'Pending');
       break;
     }
     case 'DaemonSet': {
       const spec = child(o, 'spec');
-      setDefault(spec, 'updateStrategy', {
-        type: 'RollingUpdate',
-        rollingUpdate: { maxUnavailable: 1, maxSurge: 0 },
-      });
+      // SetDefaults_DaemonSet (apps/v1): RollingUpdate, and its limits 1 and 0 when unset.
+      const strategy = child(spec, 'updateStrategy');
+      setDefault(strategy, 'type', 'RollingUpdate');
+      if (strategy['type'] === 'RollingUpdate') {
+        const rolling = child(strategy, 'rollingUpdate');
+        setDefault(rolling, 'maxUnavailable', 1);
+        setDefault(rolling, 'maxSurge', 0);
+      }
       setDefault(spec, 'revisionHistoryLimit', 10);
       defaultPodSpec(child(child(spec, 'template'), 'spec'));
       break;

@@ -4,14 +4,17 @@
 import { randomUUID } from 'node:crypto';
 import { ServiceAllocator } from './allocator.js';
 import { applyDefaults } from './defaults.js';
-import { alreadyExists, ApiError, conflict, invalid, notFound } from '../apimachinery/errors.js';
+import { alreadyExists, ApiError, conflict, notFound } from '../apimachinery/errors.js';
 import { fieldError, invalidObject, type FieldError } from '../apimachinery/field-errors.js';
+import { GoValue } from '../apimachinery/go-value.js';
+import { pathSegmentName } from './validation/names.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta.js';
 import { strategyFor } from './strategies/index.js';
 import type { ResourceDef } from './resources.js';
 import { resourceFor, resources } from './resources.js';
 import type { ObjectStore } from '../store/store.js';
 import type { KubeObject } from '../apimachinery/types.js';
-import { asArray, asRecord, cloneJson } from '../apimachinery/types.js';
+import { asArray, asRecord, cloneJson, deepEqual, omit } from '../apimachinery/types.js';
 
 export interface DeleteContext {
   resource: ResourceDef;
@@ -38,9 +41,6 @@ export interface DeleteOptions {
 }
 
 const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
-const subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-/** Kinds whose status the apiserver resets on create: their controllers own it. */
-const statusResetOnCreate = new Set(['DaemonSet', 'Deployment']);
 
 function generatedName(prefix: string): string {
   let suffix = '';
@@ -76,45 +76,25 @@ export class Registry {
     const obj = cloneJson(input);
     const meta = obj.metadata;
     if (!meta.name && meta.generateName) meta.name = generatedName(meta.generateName);
-    if (!meta.name) {
-      throw invalid(
-        obj.kind,
-        '',
-        'metadata.name',
-        'Required value: name or generateName is required',
-      );
-    }
-    if (meta.name.length > 253 || !subdomain.test(meta.name)) {
-      throw invalid(
-        obj.kind,
-        meta.name,
-        'metadata.name',
-        `Invalid value: "${meta.name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
-      );
-    }
     if (!def.namespaced) delete meta.namespace;
     this.requireNamespace(def, meta.namespace);
-    for (const field of [
-      'uid',
-      'resourceVersion',
-      'deletionTimestamp',
-      'deletionGracePeriodSeconds',
-    ]) {
+    for (const field of ['resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds'])
       delete meta[field];
-    }
-    if (statusResetOnCreate.has(obj.kind)) obj['status'] = {};
-    if (obj.kind === 'Pod') obj['status'] = { phase: 'Pending' };
+    // FillObjectMetaSystemFields runs before validation, so a dry run answers with them too.
+    meta.uid = randomUUID();
+    meta.creationTimestamp = this.store.clock.timestamp();
+    if (def.hasGeneration) meta.generation = 1;
+    else delete meta.generation;
     applyDefaults(obj, this.allocator);
     const strategy = strategyFor(def);
     strategy.prepareForCreate?.(obj);
+    // rest.BeforeCreate: the kind's rules first, then (only if they pass) the generic ObjectMeta ones.
     this.check(def, obj, strategy.validate?.(obj) ?? []);
+    this.check(def, obj, validateObjectMeta(meta, def.namespaced, pathSegmentName));
     if (options.dryRun) {
-      if (this.store.get(def, meta.namespace, meta.name))
-        throw alreadyExists(target(def, meta.name));
-      return {
-        ...obj,
-        metadata: { ...meta, uid: randomUUID(), creationTimestamp: this.store.clock.timestamp() },
-      };
+      if (this.store.get(def, meta.namespace, meta.name ?? ''))
+        throw alreadyExists(target(def, meta.name ?? ''));
+      return obj;
     }
     return this.store.create(def, obj);
   }
@@ -135,45 +115,96 @@ export class Registry {
       throw notFound(target(def, name));
     }
     if (!expectedRv && strategy.allowUnconditionalUpdate === false) {
-      throw invalidObject(def.kind, def.group, name, [
-        fieldError.required('metadata.resourceVersion', 'must be specified for an update'),
+      // The generic store names the resource, not the kind, and prints the uint64 0 with %#v.
+      throw invalidObject(def.plural, def.group, name, [
+        fieldError.invalid(
+          'metadata.resourceVersion',
+          new GoValue('0x0'),
+          'must be specified for an update',
+        ),
       ]);
     }
     if (expectedRv && expectedRv !== old.metadata.resourceVersion)
       throw conflict(target(def, name));
-    let next: KubeObject;
-    if (options.subresource === 'status') {
-      next = { ...cloneJson(old), status: cloneJson(input['status'] ?? {}) };
-    } else {
-      next = cloneJson(input);
-      if (def.subresources.includes('status')) {
-        if (old['status'] === undefined) delete next['status'];
-        else next['status'] = cloneJson(old['status']);
-      }
-      // Only a DELETE sets these; an update can neither set nor clear them.
-      for (const field of ['deletionTimestamp', 'deletionGracePeriodSeconds']) {
-        const value = old.metadata[field];
-        if (value === undefined) delete next.metadata[field];
-        else next.metadata[field] = value;
-      }
-      if (def.namespaced && old.metadata.namespace)
-        next.metadata.namespace = old.metadata.namespace;
-      else delete next.metadata.namespace;
-      applyDefaults(next, this.allocator);
-      strategy.prepareForUpdate?.(next, old);
-    }
-    this.check(def, next, strategy.validateUpdate?.(next, old) ?? []);
-    if (options.dryRun)
-      return {
-        ...next,
-        metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion ?? '' },
-      };
+    const next =
+      options.subresource === 'status'
+        ? this.statusUpdate(old, input)
+        : this.mainUpdate(def, old, input);
+    next.metadata.resourceVersion = old.metadata.resourceVersion ?? '';
+    // rest.BeforeUpdate: the generic ObjectMeta rules, then the (status) strategy's own.
+    const errors = [
+      ...validateObjectMeta(next.metadata, def.namespaced, pathSegmentName),
+      ...validateObjectMetaUpdate(next.metadata, old.metadata),
+      ...((options.subresource === 'status'
+        ? strategy.validateStatusUpdate?.(next, old)
+        : strategy.validateUpdate?.(next, old)) ?? []),
+    ];
+    this.check(def, next, errors);
+    if (options.dryRun) return next;
     const finished =
       next.metadata.deletionTimestamp !== undefined &&
       asArray(next.metadata.finalizers).length === 0 &&
       (next.metadata.deletionGracePeriodSeconds ?? 0) === 0;
     const stored = this.store.update(def, next, { expectedRv: old.metadata.resourceVersion });
     return finished ? this.remove(def, stored) : stored;
+  }
+
+  /**
+   * pods/binding as the scheduler uses it (pkg/registry/core/pod/storage BindingREST): sets
+   * spec.nodeName on an unbound pod, which the pod update rules would forbid.
+   */
+  bind(namespace: string | undefined, name: string, nodeName: string): KubeObject {
+    const def = resourceFor('pods');
+    const pod = this.store.get(def, namespace, name);
+    if (!pod) throw notFound(target(def, name));
+    const bound = asRecord(pod['spec'])['nodeName'];
+    if (typeof bound === 'string' && bound !== '')
+      throw new ApiError(
+        409,
+        'Conflict',
+        `pod ${name} is already assigned to node ${JSON.stringify(bound)}`,
+      );
+    const next = cloneJson(pod);
+    next['spec'] = { ...asRecord(next['spec']), nodeName };
+    return this.store.update(def, next, { expectedRv: pod.metadata.resourceVersion });
+  }
+
+  /** A status write changes only `status` (the twin ignores its metadata and spec). */
+  private statusUpdate(old: KubeObject, input: KubeObject): KubeObject {
+    return { ...cloneJson(old), status: cloneJson(input['status'] ?? {}) };
+  }
+
+  /** What BeforeUpdate and the strategy keep from the stored object before validating. */
+  private mainUpdate(def: ResourceDef, old: KubeObject, input: KubeObject): KubeObject {
+    const next = cloneJson(input);
+    const meta = next.metadata;
+    if (def.subresources.includes('status')) {
+      if (old['status'] === undefined) delete next['status'];
+      else next['status'] = cloneJson(old['status']);
+    }
+    if (def.namespaced && old.metadata.namespace) meta.namespace = old.metadata.namespace;
+    else delete meta.namespace;
+    // Requests cannot set generation, uid, creationTimestamp or clear deletion fields.
+    if (old.metadata.generation === undefined) delete meta.generation;
+    else meta.generation = old.metadata.generation;
+    if (!meta.uid && old.metadata.uid) meta.uid = old.metadata.uid;
+    if (old.metadata.creationTimestamp) meta.creationTimestamp = old.metadata.creationTimestamp;
+    if (old.metadata.deletionTimestamp !== undefined)
+      meta.deletionTimestamp = old.metadata.deletionTimestamp;
+    if (
+      old.metadata.deletionGracePeriodSeconds !== undefined &&
+      meta.deletionGracePeriodSeconds === undefined
+    )
+      meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+    applyDefaults(next, this.allocator);
+    const strategy = strategyFor(def);
+    if (strategy.prepareForUpdate) strategy.prepareForUpdate(next, old);
+    else if (
+      def.hasGeneration &&
+      !deepEqual(omit(old, 'metadata', 'status'), omit(next, 'metadata', 'status'))
+    )
+      meta.generation = (old.metadata.generation ?? 1) + 1;
+    return next;
   }
 
   delete(
@@ -263,6 +294,7 @@ export class Registry {
       );
       if (!def) continue;
       applyDefaults(obj, this.allocator);
+      strategyFor(def).prepareForSeed?.(obj);
       const list = byResource.get(def) ?? [];
       list.push(obj);
       byResource.set(def, list);

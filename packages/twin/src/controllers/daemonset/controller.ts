@@ -23,7 +23,6 @@ import type { RecordEvent } from '../events.js';
 import { nameSuffix, templateHash } from '../hash.js';
 import { controllerOf, daemonSetsDef, podsDef, spec, status } from '../kube.js';
 import { collectGarbage, syncRevisions } from './revisions.js';
-import { TemplateGenerations } from './template-generation.js';
 import { collectSlots } from './slots.js';
 import type { ErrorSink } from '../work-queue.js';
 import { createWorkQueue } from '../work-queue.js';
@@ -53,7 +52,6 @@ function templateOf(ds: KubeObject | undefined): unknown {
 export function startDaemonSetController(opts: DaemonSetControllerOptions): DaemonSetController {
   const { registry, clock, recordEvent } = opts;
   const store = registry.store;
-  const generations = new TemplateGenerations();
   const podCounters = new Map<string, number>();
 
   const queue = createWorkQueue(
@@ -78,7 +76,6 @@ export function startDaemonSetController(opts: DaemonSetControllerOptions): Daem
   function onDaemonSetChange(event: ChangeEvent): void {
     const ds = event.object;
     const key = dsKey(ds.metadata.namespace, ds.metadata.name ?? '');
-    generations.observe(key, event);
     if (event.type === 'DELETED')
       queue.add(`gc:${ds.metadata.namespace ?? 'default'}/${ds.metadata.uid ?? ''}`);
     else queue.add(key);
@@ -99,9 +96,8 @@ export function startDaemonSetController(opts: DaemonSetControllerOptions): Daem
   }
 
   function sync(key: string, namespace: string, name: string): void {
-    let ds = store.get(daemonSetsDef, namespace, name);
+    const ds = store.get(daemonSetsDef, namespace, name);
     if (!ds || ds.metadata.deletionTimestamp !== undefined) return;
-    ds = generations.apply(registry, key, ds);
     const collisionCount = status(ds)['collisionCount'];
     const revision: Revision = {
       hash: templateHash(templateOf(ds), asNumber(collisionCount)),
@@ -163,8 +159,6 @@ export function startDaemonSetController(opts: DaemonSetControllerOptions): Daem
     }
   }
 
-  for (const ds of store.list(daemonSetsDef).items)
-    generations.seed(dsKey(ds.metadata.namespace, ds.metadata.name ?? ''), ds);
   const unsubscribe = store.subscribe(onChange);
   enqueueAll();
   return {

@@ -70,11 +70,7 @@ export function startBinder(opts: BinderOptions): { stop(): void } {
         best = node;
     }
     if (best) {
-      registry.update(
-        podsDef,
-        { ...pod, spec: { ...podSpec, nodeName: best.metadata.name ?? '' } },
-        undefined,
-      );
+      registry.bind(pod.metadata.namespace, pod.metadata.name ?? '', best.metadata.name ?? '');
       return;
     }
     const parts = [...failures.entries()].map(([reason, n]) => `${n} ${reasonText[reason]}`).sort();
