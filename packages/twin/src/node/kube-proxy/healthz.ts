@@ -54,11 +54,6 @@ export function goJSONTime(ns: bigint): string {
   return `${iso.slice(0, 19)}${fraction(ns)}Z`;
 }
 
-/** RFC3339Nano from milliseconds (kept for callers that only have ms). */
-export function goTime(ms: number): string {
-  return goJSONTime(nanos(ms));
-}
-
 /** time.Time.String() in UTC with its monotonic reading relative to the process start. */
 export function goTimeString(ns: bigint, processStart: bigint): string {
   const iso = new Date(Number(ns / 1_000_000n)).toISOString();
