@@ -207,6 +207,75 @@ describe('iptables-save', () => {
     expect(out).not.toContain('KUBE-6-CLUSTER-IP dst,dst -j KUBE-MARK-MASQ');
   });
 
+  it('ip6tables-save, exactly: hint and canaries, the IPv6 proxier’s static rules', () => {
+    const m = cluster();
+    startAll(m, ['a'], configText('ipvs'));
+    const h = (t: string) => head(t, 'ip6tables-save');
+    expect(sh(m, 'a', 'ip6tables-save').stdout).toBe(
+      lines(
+        ...h('mangle'),
+        ':PREROUTING ACCEPT [0:0]',
+        ':INPUT ACCEPT [0:0]',
+        ':FORWARD ACCEPT [0:0]',
+        ':OUTPUT ACCEPT [0:0]',
+        ':POSTROUTING ACCEPT [0:0]',
+        ':KUBE-IPTABLES-HINT - [0:0]',
+        ':KUBE-KUBELET-CANARY - [0:0]',
+        ...tail,
+        ...h('filter'),
+        ':INPUT ACCEPT [0:0]',
+        ':FORWARD ACCEPT [0:0]',
+        ':OUTPUT ACCEPT [0:0]',
+        ':KUBE-FORWARD - [0:0]',
+        ':KUBE-IPVS-FILTER - [0:0]',
+        ':KUBE-IPVS-OUT-FILTER - [0:0]',
+        ':KUBE-KUBELET-CANARY - [0:0]',
+        ':KUBE-NODE-PORT - [0:0]',
+        ':KUBE-PROXY-FIREWALL - [0:0]',
+        ':KUBE-SOURCE-RANGES-FIREWALL - [0:0]',
+        '-A INPUT -m comment --comment "kubernetes ipvs access filter" -j KUBE-IPVS-FILTER',
+        '-A INPUT -m comment --comment "kube-proxy firewall rules" -j KUBE-PROXY-FIREWALL',
+        '-A INPUT -m comment --comment "kubernetes health check rules" -j KUBE-NODE-PORT',
+        '-A FORWARD -m comment --comment "kube-proxy firewall rules" -j KUBE-PROXY-FIREWALL',
+        '-A FORWARD -m comment --comment "kubernetes forwarding rules" -j KUBE-FORWARD',
+        '-A OUTPUT -m comment --comment "kubernetes ipvs access filter" -j KUBE-IPVS-OUT-FILTER',
+        '-A KUBE-FORWARD -m comment --comment "kubernetes forwarding rules" -m mark --mark 0x4000/0x4000 -j ACCEPT',
+        '-A KUBE-FORWARD -m comment --comment "kubernetes forwarding conntrack rule" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT',
+        '-A KUBE-IPVS-FILTER -m set --match-set KUBE-6-LOAD-BALANCER dst,dst -j RETURN',
+        '-A KUBE-IPVS-FILTER -m set --match-set KUBE-6-CLUSTER-IP dst,dst -j RETURN',
+        '-A KUBE-IPVS-FILTER -m set --match-set KUBE-6-EXTERNAL-IP dst,dst -j RETURN',
+        '-A KUBE-IPVS-FILTER -m set --match-set KUBE-6-EXTERNAL-IP-LOCAL dst,dst -j RETURN',
+        '-A KUBE-IPVS-FILTER -m set --match-set KUBE-6-HEALTH-CHECK-NODE-PORT dst -j RETURN',
+        '-A KUBE-IPVS-FILTER -m conntrack --ctstate NEW -m set --match-set KUBE-6-IPVS-IPS dst -j REJECT --reject-with icmp6-port-unreachable',
+        '-A KUBE-NODE-PORT -m comment --comment "Kubernetes health check node port" -m set --match-set KUBE-6-HEALTH-CHECK-NODE-PORT dst -j ACCEPT',
+        '-A KUBE-SOURCE-RANGES-FIREWALL -j DROP',
+        ...tail,
+        ...h('nat'),
+        ':PREROUTING ACCEPT [0:0]',
+        ':INPUT ACCEPT [0:0]',
+        ':OUTPUT ACCEPT [0:0]',
+        ':POSTROUTING ACCEPT [0:0]',
+        ':KUBE-KUBELET-CANARY - [0:0]',
+        ':KUBE-LOAD-BALANCER - [0:0]',
+        ':KUBE-MARK-MASQ - [0:0]',
+        ':KUBE-NODE-PORT - [0:0]',
+        ':KUBE-POSTROUTING - [0:0]',
+        ':KUBE-SERVICES - [0:0]',
+        '-A PREROUTING -m comment --comment "kubernetes service portals" -j KUBE-SERVICES',
+        '-A OUTPUT -m comment --comment "kubernetes service portals" -j KUBE-SERVICES',
+        '-A POSTROUTING -m comment --comment "kubernetes postrouting rules" -j KUBE-POSTROUTING',
+        '-A KUBE-LOAD-BALANCER -j KUBE-MARK-MASQ',
+        '-A KUBE-MARK-MASQ -j MARK --or-mark 0x4000',
+        '-A KUBE-POSTROUTING -m mark ! --mark 0x4000/0x4000 -j RETURN',
+        '-A KUBE-POSTROUTING -j MARK --xor-mark 0x4000',
+        '-A KUBE-POSTROUTING -m comment --comment "kubernetes service traffic requiring SNAT" -j MASQUERADE --random-fully',
+        '-A KUBE-SERVICES -s ::1/128 -j RETURN',
+        '-A KUBE-SERVICES -m addrtype --dst-type LOCAL -j KUBE-NODE-PORT',
+        ...tail,
+      ),
+    );
+  });
+
   it('the nftables cutover’s cleanup leaves only kubelet’s chains', () => {
     const m = ipvsCluster();
     startAll(m, ['a'], configText('nftables'));
