@@ -6,6 +6,8 @@
 import { runConntrack } from './conntrack.js';
 import { runCurl } from './curl.js';
 import { runIp } from './ip.js';
+import { runIpset } from './ipset.js';
+import { runIptables, runIptablesSave } from './iptables.js';
 import { runIpvsadm } from './ipvsadm.js';
 import { runFilter, runUname } from './misc.js';
 import { runNft } from './nft.js';
@@ -17,6 +19,13 @@ const handlers: Record<string, CommandHandler> = {
   nft: (ctx, args) => runNft(ctx, args),
   ipvsadm: (ctx, args) => runIpvsadm(ctx, args),
   ip: (ctx, args) => runIp(ctx, args),
+  ipset: (ctx, args) => runIpset(ctx, args),
+  iptables: (ctx, args) => runIptables(ctx, args, 'iptables'),
+  ip6tables: (ctx, args) => runIptables(ctx, args, 'ip6tables'),
+  'iptables-save': (ctx, args) => runIptablesSave(ctx, args, 'iptables-save'),
+  'ip6tables-save': (ctx, args) => runIptablesSave(ctx, args, 'ip6tables-save'),
+  'iptables-nft-save': (ctx, args) => runIptablesSave(ctx, args, 'iptables-save'),
+  'ip6tables-nft-save': (ctx, args) => runIptablesSave(ctx, args, 'ip6tables-save'),
   conntrack: (ctx, args) => runConntrack(ctx, args),
   sysctl: (ctx, args) => runSysctl(ctx, args),
   cat: (ctx, args, stdin) => runCat(ctx, args, stdin),

@@ -6,12 +6,13 @@
 
 import { fail, nodeState, type CommandContext, type CommandResult } from './types.js';
 import { parseCurlArgs, parseUrl, type CurlArgs } from './curl-args.js';
-import { healthAnswer, type HttpAnswer } from '../kube-proxy/healthz.js';
+import { healthAnswer, plainText, textAnswer, type HttpAnswer } from '../kube-proxy/healthz.js';
 import { ipFamily } from '../host/ip.js';
 import { metricsText } from '../kube-proxy/metrics.js';
 import { probe, type Answerer } from '../reachability/reachability.js';
 import type { ServiceCatalog } from '../dataplane/catalog.js';
 import type { NodeState } from '../view.js';
+import { atLeast, type Version } from '../versions.js';
 
 const statusText: Record<number, string> = {
   200: 'OK',
@@ -48,23 +49,21 @@ function resolve(ctx: CommandContext, host: string): string | undefined {
 }
 
 function answer(ctx: CommandContext, who: Answerer, path: string): HttpAnswer {
-  const text = (status: number, body: string): HttpAnswer => ({
-    status,
-    contentType: 'text/plain; charset=utf-8',
-    body,
-  });
   if (who.kind === 'endpoint') {
     const ep = who.endpoint;
-    return text(
-      200,
-      `${ep.podName ?? ep.ip} ${ep.ip}:${ep.port}${ep.nodeName === undefined ? '' : ` on ${ep.nodeName}`}\n`,
-    );
+    return {
+      status: 200,
+      headers: [['Content-Type', plainText]],
+      body: `${ep.podName ?? ep.ip} ${ep.ip}:${ep.port}${ep.nodeName === undefined ? '' : ` on ${ep.nodeName}`}\n`,
+    };
   }
   const state = ctx.view.node(who.node);
   const rt = state?.proxy;
-  if (!state || !rt) return text(404, '404 page not found\n');
+  // Go's http.NotFound, which both kube-proxy muxes answer for an unknown path.
+  const notFound = textAnswer(404, '404 page not found\n');
+  if (!state || !rt) return notFound;
   if (who.server === 'healthz') {
-    if (path !== '/healthz' && path !== '/livez') return text(404, '404 page not found\n');
+    if (path !== '/healthz' && path !== '/livez') return notFound;
     const a = healthAnswer(rt, state.node, ctx.now, path);
     const counts = path === '/healthz' ? rt.served.healthz : rt.served.livez;
     counts[String(a.status)] = (counts[String(a.status)] ?? 0) + 1;
@@ -73,12 +72,20 @@ function answer(ctx: CommandContext, who: Answerer, path: string): HttpAnswer {
   if (path === '/metrics')
     return {
       status: 200,
-      contentType: 'text/plain; version=0.0.4; charset=utf-8',
+      headers: [['Content-Type', metricsContentType(rt.version)]],
       body: metricsText(rt, syncedCatalog(state) ?? ctx.view.catalog, state.facts, ctx.now),
     };
-  if (path === '/proxyMode') return text(200, rt.config?.mode ?? 'iptables');
-  if (path === '/healthz') return text(200, 'ok');
-  return text(404, '404 page not found\n');
+  // serveMetrics (cmd/kube-proxy/app/server.go): fmt.Fprintf(w, "%s", proxyMode), no newline.
+  if (path === '/proxyMode') return textAnswer(200, rt.config?.mode ?? 'iptables');
+  // healthz.InstallHandler on the metrics mux: the component-base ping check.
+  if (path === '/healthz') return textAnswer(200, 'ok');
+  return notFound;
+}
+
+/** promhttp's negotiated text format; prometheus/common ≥ 0.55 (Kubernetes 1.33+) adds escaping. */
+function metricsContentType(v: Version): string {
+  const base = 'text/plain; version=0.0.4; charset=utf-8';
+  return atLeast(v, 33) ? `${base}; escaping=underscores` : base;
 }
 
 /** The Services kube-proxy last programmed (its metrics count those, not the current ones). */
@@ -88,9 +95,20 @@ function syncedCatalog(state: NodeState): ServiceCatalog | undefined {
   return (mode === 'nftables' ? dp.nft : mode === 'ipvs' ? dp.ipvs : dp.iptables)?.catalog;
 }
 
-function headers(a: HttpAnswer, now: number): string {
+/** net/http's response head: the handler's headers sorted, then Date and Content-Length (or chunked). */
+function headers(a: HttpAnswer, now: number, head: boolean): string {
   const date = new Date(now).toUTCString();
-  return `HTTP/1.1 ${a.status} ${statusText[a.status] ?? ''}\r\nContent-Type: ${a.contentType}\r\nDate: ${date}\r\nContent-Length: ${Buffer.byteLength(a.body)}\r\n\r\n`;
+  const size = Buffer.byteLength(a.body);
+  // A body past the 2048-byte buffer (bufferBeforeChunkingSize) goes out chunked, its length
+  // unknown; a HEAD response is never chunked, so it then carries neither header.
+  const long = size > 2048;
+  const length = long
+    ? head
+      ? ''
+      : 'Transfer-Encoding: chunked\r\n'
+    : `Content-Length: ${size}\r\n`;
+  const own = [...a.headers].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+  return `HTTP/1.1 ${a.status} ${statusText[a.status] ?? ''}\r\n${own.map(([k, v]) => `${k}: ${v}\r\n`).join('')}Date: ${date}\r\n${length}\r\n`;
 }
 
 function writeOut(fmt: string, code: number, exit: number, ip: string, port: number): string {
@@ -162,7 +180,7 @@ export function runCurl(ctx: CommandContext, args: readonly string[]): CommandRe
       stdout: a.writeOut === undefined ? '' : writeOut(a.writeOut, http.status, 22, ip, url.port),
     };
   }
-  const head = a.head || a.include ? headers(http, ctx.now) : '';
+  const head = a.head || a.include ? headers(http, ctx.now, a.head) : '';
   const body = a.head ? '' : http.body;
   const size = Buffer.byteLength(body);
   const shown = a.output === undefined ? head + body : '';

@@ -50,6 +50,16 @@ export interface ServiceCatalog {
   readonly endpointsByAddress: ReadonlyMap<string, CatalogEndpoint>;
   /** Endpoint IPs (pods, or host-network addresses) → one of their endpoints. */
   readonly endpointsByIP: ReadonlyMap<string, CatalogEndpoint>;
+  /**
+   * `ns/slice` → the slice's `endpoints.kubernetes.io/last-change-trigger-time` and family, for
+   * kube-proxy's network-programming latency (pkg/proxy/endpointschangetracker.go).
+   */
+  readonly changeTriggers: ReadonlyMap<string, ChangeTrigger>;
+}
+
+export interface ChangeTrigger {
+  readonly family: IPFamily;
+  readonly at: number;
 }
 
 export const emptyCatalog: ServiceCatalog = {
@@ -58,7 +68,25 @@ export const emptyCatalog: ServiceCatalog = {
   byNodePort: new Map(),
   endpointsByAddress: new Map(),
   endpointsByIP: new Map(),
+  changeTriggers: new Map(),
 };
+
+const triggerAnnotation = 'endpoints.kubernetes.io/last-change-trigger-time';
+
+/** Slices whose trigger-time annotation parses (RFC 3339), keyed by namespace/name. */
+function changeTriggers(slices: readonly KubeObject[]): Map<string, ChangeTrigger> {
+  const out = new Map<string, ChangeTrigger>();
+  for (const slice of slices) {
+    const at = Date.parse(slice.metadata.annotations?.[triggerAnnotation] ?? '');
+    const family = asString(slice['addressType'], 'IPv4');
+    if (Number.isNaN(at) || (family !== 'IPv4' && family !== 'IPv6')) continue;
+    out.set(`${slice.metadata.namespace ?? 'default'}/${slice.metadata.name ?? ''}`, {
+      family,
+      at,
+    });
+  }
+  return out;
+}
 
 export function nodePortKey(family: IPFamily, protocol: Protocol, nodePort: number): string {
   return `${family}/${protocol}/${nodePort}`;
@@ -195,7 +223,14 @@ export function buildCatalog(
       endpointsByIP.set(ep.ip, ep);
     }
   }
-  return { ports, byServiceIP, byNodePort, endpointsByAddress, endpointsByIP };
+  return {
+    ports,
+    byServiceIP,
+    byNodePort,
+    endpointsByAddress,
+    endpointsByIP,
+    changeTriggers: changeTriggers(endpointSlices),
+  };
 }
 
 /** CategorizeEndpoints: ready endpoints, or serving+terminating ones when none is ready. */

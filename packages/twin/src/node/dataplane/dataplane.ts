@@ -31,6 +31,21 @@ export interface IpvsProgram extends ProgramBase {
   readonly scheduler: string;
   /** Node addresses that got a NodePort virtual server when this was programmed. */
   readonly nodePortIPs: readonly string[];
+  /** IPVS mode reads iptables.masqueradeBit/masqueradeAll (conversion.go). */
+  readonly masqueradeMark: number;
+  readonly masqueradeAll: boolean;
+  /** The ClusterCIDR local-traffic detector's CIDRs (no-op detector when empty). */
+  readonly clusterCIDRs: readonly string[];
+}
+
+/** IPVS mode's iptables chains (`node/iptables/ipvs-rules.ts`). */
+export interface IpvsIptables {
+  readonly program: IpvsProgram;
+  /**
+   * iptables-mode CleanupLeftovers ran over them: it deletes the chains whose names it shares
+   * (nat KUBE-SERVICES and KUBE-POSTROUTING, filter KUBE-FORWARD) and their jump rules.
+   */
+  readonly trimmed: boolean;
 }
 
 /** iptables mode's KUBE-* chains (modelled by what they route, not rendered). */
@@ -45,6 +60,10 @@ export interface Dataplane {
   /** kube-ipvs0 and the service IPs on it (`ip link del kube-ipvs0` removes it). */
   readonly ipvsDummy: IpvsProgram | undefined;
   readonly iptables: IptablesProgram | undefined;
+  /** IPVS mode's iptables rules, which reference its ipsets. */
+  readonly ipvsIptables: IpvsIptables | undefined;
+  /** IPVS mode's ipsets (KUBE-CLUSTER-IP, …), destroyed by the IPVS cleanup. */
+  readonly ipsets: IpvsProgram | undefined;
   /** ip_vs is loaded once IPVS mode ran, or once a >= 1.34 cleanup ran `modprobe -va ip_vs`. */
   readonly ipvsModuleLoaded: boolean;
 }
@@ -54,6 +73,8 @@ export const emptyDataplane: Dataplane = {
   ipvs: undefined,
   ipvsDummy: undefined,
   iptables: undefined,
+  ipvsIptables: undefined,
+  ipsets: undefined,
   ipvsModuleLoaded: false,
 };
 
@@ -79,15 +100,17 @@ export function platformCleanup(
   let next = dp;
   let skipped = false;
   if (mode === 'nftables' || cleanupAndExit) {
-    next = { ...next, iptables: undefined };
+    // iptables.CleanupLeftovers runs first and removes what it knows by name, also from IPVS mode.
+    const trimmed = next.ipvsIptables && { ...next.ipvsIptables, trimmed: true };
+    next = { ...next, iptables: undefined, ipvsIptables: trimmed };
     // The fault forces what PR #131243 does naturally from 1.34 when modprobe is missing, so a
     // rehearsal can show leftover IPVS state on any version (TWIN.md gives it no version).
+    const ipvsRest = { ipvsDummy: undefined, ipvsIptables: undefined, ipsets: undefined };
     if (modprobeFails) skipped = true;
     else if (atLeast(version, 34)) {
       // ipvs.Flush() clears every virtual server on the host, not only kube-proxy's.
-      next = { ...next, ipvs: undefined, ipvsDummy: undefined, ipvsModuleLoaded: true };
-    } else
-      next = { ...next, ipvs: next.ipvsModuleLoaded ? undefined : next.ipvs, ipvsDummy: undefined };
+      next = { ...next, ...ipvsRest, ipvs: undefined, ipvsModuleLoaded: true };
+    } else next = { ...next, ...ipvsRest, ipvs: next.ipvsModuleLoaded ? undefined : next.ipvs };
   }
   if (mode !== 'nftables' || cleanupAndExit) next = { ...next, nft: undefined };
   return { dataplane: next, ipvsCleanupSkipped: skipped };

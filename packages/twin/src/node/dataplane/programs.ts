@@ -59,8 +59,22 @@ export function programDataplane(
         const ips = scope.all ? localAddresses(facts, f) : scope.ips;
         return ips.filter((ip) => !isLoopback(ip));
       });
-      const ipvs = { ...base, scheduler: config.ipvsScheduler, nodePortIPs };
-      return { ...dp, ipvsModuleLoaded: true, ipvs, ipvsDummy: ipvs };
+      const ipvs = {
+        ...base,
+        scheduler: config.ipvsScheduler,
+        nodePortIPs,
+        masqueradeMark: 2 ** config.masqueradeBit,
+        masqueradeAll: config.masqueradeAll,
+        clusterCIDRs: config.clusterCIDRs,
+      };
+      return {
+        ...dp,
+        ipvsModuleLoaded: true,
+        ipvs,
+        ipvsDummy: ipvs,
+        ipvsIptables: { program: ipvs, trimmed: false },
+        ipsets: ipvs,
+      };
     }
     case 'iptables':
       return { ...dp, iptables: { ...base, localhostNodePorts: config.localhostNodePorts } };

@@ -10,6 +10,7 @@ import { KlogWriter } from './klog.js';
 import type { ConfigResolution, KubeProxyConfig } from './config.js';
 import * as L from './logs.js';
 import { createProxier } from './proxier.js';
+import { noProgramming, observeProgramming, type ProgrammingStats } from './programming.js';
 import { validateForVersion } from './validate.js';
 import { programDataplane } from '../dataplane/programs.js';
 import type { Version } from '../versions.js';
@@ -35,6 +36,8 @@ export interface KubeProxyRuntime {
   readonly failedSyncsBefore: number;
   /** HTTP status counts served on /healthz and /livez (mutated as probes arrive). */
   readonly served: { healthz: Record<string, number>; livez: Record<string, number> };
+  /** Network-programming latencies observed so far (`programming.ts`). */
+  readonly programming: ProgrammingStats;
 }
 
 export interface StartInput {
@@ -79,6 +82,7 @@ function runtime(input: StartInput, config: KubeProxyConfig | undefined): KubePr
     failingSince: undefined,
     failedSyncsBefore: 0,
     served: { healthz: {}, livez: {} },
+    programming: noProgramming,
   };
 }
 
@@ -194,11 +198,20 @@ export function proxyHealthy(rt: KubeProxyRuntime, now: number): boolean {
   return rt.failingSince === undefined || now - rt.failingSince <= 2 * period;
 }
 
+/**
+ * The sync runner's maxInterval: IPVS resyncs every syncPeriod; iptables and nftables pass
+ * time.Hour ("arbitrary", pkg/proxy/{iptables,nftables}/proxier.go NewProxier), so they resync
+ * only on changes and hourly.
+ */
+export function resyncIntervalMs(rt: KubeProxyRuntime): number {
+  return rt.config?.mode === 'ipvs' ? (rt.config.syncPeriodSeconds || 30) * 1000 : 3_600_000;
+}
+
 /** Time of the last successful sync, counting the periodic resyncs since the last event. */
 export function lastSuccessfulSync(rt: KubeProxyRuntime, now: number): number {
   const last = rt.lastSyncAt ?? rt.startedAt;
   if (rt.failingSince !== undefined) return last;
-  const period = (rt.config?.syncPeriodSeconds ?? 30) * 1000;
+  const period = resyncIntervalMs(rt);
   return last + Math.max(0, Math.floor((now - last) / period)) * period;
 }
 
@@ -234,6 +247,7 @@ export function syncKubeProxy(
       lastSyncAt: now,
       syncs: rt.syncs + 1,
       logs: appendLogs(rt.logs, w.lines),
+      programming: observeProgramming(rt.programming, catalog, rt.startedAt, now),
     },
     dataplane: programDataplane(dp, cfg, facts, rt.version, catalog, now),
   };

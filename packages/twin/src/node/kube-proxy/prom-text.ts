@@ -1,5 +1,7 @@
-// Prometheus text exposition (format 0.0.4) as client_golang writes it: `# HELP`/`# TYPE`,
-// labels sorted by name, floats in Go's shortest `%g` form (1.7372352e+09, 262144).
+// Prometheus text exposition (format 0.0.4) as client_golang's expfmt writes it
+// (prometheus/common expfmt/text_create.go): `# HELP`/`# TYPE`, families sorted by name, series
+// sorted by label values, labels sorted by name with `le`/`quantile` last, floats in Go's
+// shortest `%g` form (1.7372352e+09, 262144), and families without a series left out.
 
 export type Labels = Readonly<Record<string, string>>;
 export interface Sample {
@@ -7,83 +9,142 @@ export interface Sample {
   readonly value: number;
 }
 
-/** strconv.FormatFloat(f, 'g', -1, 64), which client_golang uses for sample values. */
+/** One histogram series: per-bucket (not cumulative) counts, the count above the last bound, the sum. */
+export interface HistogramSeries {
+  readonly labels: Labels;
+  readonly counts: readonly number[];
+  readonly overflow: number;
+  readonly sum: number;
+}
+
+export interface SummarySeries {
+  readonly labels: Labels;
+  readonly quantiles: readonly (readonly [number, number])[];
+  readonly sum: number;
+  readonly count: number;
+}
+
+/** strconv.FormatFloat(f, 'g', -1, 64), which expfmt uses for every value and `le`. */
 export function goFloat(value: number): string {
   if (Number.isNaN(value)) return 'NaN';
   if (!Number.isFinite(value)) return value > 0 ? '+Inf' : '-Inf';
   if (value === 0) return '0';
-  // Go's shortest %g switches to an exponent when it is < -4 or >= 6.
-  const exp = Number(value.toExponential().split('e')[1]);
-  return exp < -4 || exp >= 6 ? expForm(value) : String(value);
-}
-
-function expForm(value: number): string {
+  // Go's shortest %g switches to an exponent when it is < -4 or >= 6 (eprec = 6 when shortest).
   const [mantissa = '', e = '0'] = value.toExponential().split('e');
-  const sign = e.startsWith('-') ? '-' : '+';
-  return `${mantissa}e${sign}${e.replace(/^[+-]/, '').padStart(2, '0')}`;
+  const exp = Number(e);
+  if (exp >= -4 && exp < 6) return String(value);
+  const sign = exp < 0 ? '-' : '+';
+  return `${mantissa}e${sign}${String(Math.abs(exp)).padStart(2, '0')}`;
 }
 
-function labelText(labels: Labels, extra?: [string, string]): string {
-  const entries = Object.entries(labels);
-  if (extra) entries.push(extra);
-  if (entries.length === 0) return '';
-  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}}`;
+/** The `[ALPHA] ` prefix component-base puts on the help of every ALPHA metric. */
+export const alpha = (help: string): string => `[ALPHA] ${help}`;
+
+const escapeHelp = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+const escapeValue = (s: string): string =>
+  s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+const byName = ([a]: readonly [string, string], [b]: readonly [string, string]): number =>
+  a < b ? -1 : a > b ? 1 : 0;
+
+function sortedPairs(labels: Labels): [string, string][] {
+  return Object.entries(labels).sort(byName);
 }
 
-/** client_golang orders the series of a family by their label values. */
-function sortByLabels<T extends { readonly labels: Labels }>(items: readonly T[]): T[] {
-  return [...items].sort((a, b) => {
-    const x = labelText(a.labels);
-    const y = labelText(b.labels);
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
+function labelText(labels: Labels, extra?: readonly [string, string]): string {
+  const pairs: (readonly [string, string])[] = sortedPairs(labels);
+  if (extra) pairs.push(extra);
+  if (pairs.length === 0) return '';
+  return `{${pairs.map(([k, v]) => `${k}="${escapeValue(v)}"`).join(',')}}`;
 }
 
-/** Collects metric families; the output is sorted by family name, as client_golang gathers. */
+/** internal.MetricSorter: label values compared in label-name order. */
+function compareLabels(a: Labels, b: Labels): number {
+  const x = sortedPairs(a);
+  const y = sortedPairs(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
+    const vx = x[i]?.[1] ?? '';
+    const vy = y[i]?.[1] ?? '';
+    if (vx !== vy) return vx < vy ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+function sorted<T extends { readonly labels: Labels }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => compareLabels(a.labels, b.labels));
+}
+
+/** Collects metric families; text() sorts them by name, as the registry's Gather does. */
 export class PromWriter {
   private readonly families = new Map<string, string[]>();
-  private out: string[] = [];
 
-  private header(name: string, help: string, type: string): void {
-    this.out = [`# HELP ${name} [ALPHA] ${help}`, `# TYPE ${name} ${type}`];
-    this.families.set(name, this.out);
+  private family(name: string, help: string, type: string): string[] {
+    const lines = [`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} ${type}`];
+    this.families.set(name, lines);
+    return lines;
   }
 
-  metric(name: string, help: string, type: 'counter' | 'gauge', samples: readonly Sample[]): void {
+  counter(name: string, help: string, samples: readonly Sample[]): void {
+    this.scalar(name, help, 'counter', samples);
+  }
+
+  gauge(name: string, help: string, samples: readonly Sample[]): void {
+    this.scalar(name, help, 'gauge', samples);
+  }
+
+  private scalar(name: string, help: string, type: string, samples: readonly Sample[]): void {
     if (samples.length === 0) return;
-    this.header(name, help, type);
-    for (const s of sortByLabels(samples))
-      this.out.push(`${name}${labelText(s.labels)} ${goFloat(s.value)}`);
+    const out = this.family(name, help, type);
+    for (const s of sorted(samples)) out.push(`${name}${labelText(s.labels)} ${goFloat(s.value)}`);
   }
 
-  /** All observations fall in one bucket: `count` syncs that each took `seconds`. */
   histogram(
     name: string,
     help: string,
     buckets: readonly number[],
-    series: readonly { labels: Labels; count: number; seconds: number }[],
+    series: readonly HistogramSeries[],
   ): void {
     if (series.length === 0) return;
-    this.header(name, help, 'histogram');
-    for (const s of sortByLabels(series)) {
-      for (const le of buckets) {
-        const n = s.seconds <= le ? s.count : 0;
-        this.out.push(`${name}_bucket${labelText(s.labels, ['le', goFloat(le)])} ${n}`);
-      }
-      this.out.push(`${name}_bucket${labelText(s.labels, ['le', '+Inf'])} ${s.count}`);
-      this.out.push(`${name}_sum${labelText(s.labels)} ${goFloat(s.count * s.seconds)}`);
-      this.out.push(`${name}_count${labelText(s.labels)} ${s.count}`);
+    const out = this.family(name, help, 'histogram');
+    for (const s of sorted(series)) {
+      let cumulative = 0;
+      buckets.forEach((le, i) => {
+        cumulative += s.counts[i] ?? 0;
+        out.push(`${name}_bucket${labelText(s.labels, ['le', goFloat(le)])} ${cumulative}`);
+      });
+      const count = cumulative + s.overflow;
+      out.push(`${name}_bucket${labelText(s.labels, ['le', '+Inf'])} ${count}`);
+      out.push(`${name}_sum${labelText(s.labels)} ${goFloat(s.sum)}`);
+      out.push(`${name}_count${labelText(s.labels)} ${count}`);
     }
   }
 
-  /** A metric without the [ALPHA] marker (process_*, kubernetes_build_info's own help). */
-  plain(name: string, help: string, type: string, line: string): void {
-    this.families.set(name, [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, line]);
+  summary(name: string, help: string, series: readonly SummarySeries[]): void {
+    if (series.length === 0) return;
+    const out = this.family(name, help, 'summary');
+    for (const s of sorted(series)) {
+      for (const [q, v] of s.quantiles)
+        out.push(`${name}${labelText(s.labels, ['quantile', goFloat(q)])} ${goFloat(v)}`);
+      out.push(`${name}_sum${labelText(s.labels)} ${goFloat(s.sum)}`);
+      out.push(`${name}_count${labelText(s.labels)} ${s.count}`);
+    }
   }
 
   text(): string {
     const names = [...this.families.keys()].sort();
     return `${names.flatMap((n) => this.families.get(n) ?? []).join('\n')}\n`;
   }
+}
+
+/** `count` observations of one value, put in the first bucket that holds it. */
+export function observedAs(
+  labels: Labels,
+  buckets: readonly number[],
+  count: number,
+  value: number,
+): HistogramSeries {
+  const counts = buckets.map(() => 0);
+  const i = buckets.findIndex((le) => value <= le);
+  if (i >= 0) counts[i] = count;
+  return { labels, counts, overflow: i >= 0 ? 0 : count, sum: count * value };
 }

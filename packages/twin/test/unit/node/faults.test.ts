@@ -47,11 +47,12 @@ describe('host faults', () => {
         at(ms, 'curl -s http://127.0.0.1:10249/metrics').stdout,
         'kubeproxy_sync_proxy_rules_nftables_sync_failures_total',
       );
-    expect(failures(1000)).toEqual([
-      'kubeproxy_sync_proxy_rules_nftables_sync_failures_total{ip_family="IPv4"} 0',
-      'kubeproxy_sync_proxy_rules_nftables_sync_failures_total{ip_family="IPv6"} 0',
+    // v1.33+: a CounterVec, so no series until the first failed sync (one syncPeriod in).
+    expect(failures(1000)).toEqual([]);
+    expect(failures(30_000)).toEqual([
+      'kubeproxy_sync_proxy_rules_nftables_sync_failures_total{ip_family="IPv4"} 1',
+      'kubeproxy_sync_proxy_rules_nftables_sync_failures_total{ip_family="IPv6"} 1',
     ]);
-    expect(failures(30_000)[0]).toMatch(/ 1$/);
     expect(failures(125_000)[0]).toMatch(/ 4$/);
     expect(
       at(60_000, 'curl -s -o /dev/null -w "%{http_code}" http://10.0.1.11:10256/healthz').stdout,
@@ -71,6 +72,26 @@ describe('host faults', () => {
     expect(failures(200_000)[0]).toMatch(/ 4$/);
   });
 
+  it('nftables-sync-failures on v1.32: the plain counter starts at 0 and sums both proxiers', () => {
+    const m = cluster([{ match: 'a', faults: ['nftables-sync-failures'] }], 'v1.32.3');
+    startAll(m, ['a'], configText('nftables'), { version: 'v1.32.3' });
+    const failures = (ms: number) =>
+      metric(
+        sh(m, 'a', 'curl -s http://127.0.0.1:10249/metrics', t0 + ms).stdout,
+        'kubeproxy_sync_proxy_rules_nftables_sync_failures_total',
+      );
+    expect(failures(1000)).toEqual(['kubeproxy_sync_proxy_rules_nftables_sync_failures_total 0']);
+    expect(failures(65_000)).toEqual(['kubeproxy_sync_proxy_rules_nftables_sync_failures_total 4']);
+    expect(
+      sh(
+        m,
+        'a',
+        'curl -s -o /dev/null -w "%{http_code}" http://127.0.0.1:10256/healthz',
+        t0 + 95_000,
+      ).stdout,
+    ).toBe('503');
+  });
+
   it('ipvs-cleanup-skipped: starting in nftables mode leaves kube-ipvs0 and the IPVS services', () => {
     const m = cluster([{ match: 'a', faults: ['ipvs-cleanup-skipped'] }]);
     startAll(m, ['a'], configText('ipvs'), { version: 'v1.34.1' });
@@ -79,6 +100,12 @@ describe('host faults', () => {
     expect(sh(m, 'a', 'ip link show kube-ipvs0').exitCode).toBe(0);
     expect(sh(m, 'a', 'ipvsadm -Ln').stdout).toContain('TCP  10.96.10.10:80 rr');
     expect(sh(m, 'a', 'nft list table ip kube-proxy').exitCode).toBe(0);
+    expect(sh(m, 'a', 'ipvsadm -Sn').stdout).toContain(
+      '-A -t 10.96.10.10:80 -s rr\n-a -t 10.96.10.10:80 -r 10.244.1.5:8080 -m -w 1\n',
+    );
+    // The sets and the IPVS-only chains stay too; iptables' own cleanup took KUBE-SERVICES.
+    expect(sh(m, 'a', 'ipset list -n | head -2').stdout).toBe('KUBE-LOOP-BACK\nKUBE-CLUSTER-IP\n');
+    expect(sh(m, 'a', 'iptables-save -t nat | grep -c KUBE-SERVICES').stdout).toBe('0\n');
     // The fault applies on any version (TWIN.md gives it none); without it, v1.33 cleans up.
     const old = cluster([{ match: 'a', faults: ['ipvs-cleanup-skipped'] }]);
     startAll(old, ['a'], configText('ipvs'), { version: 'v1.33.4' });

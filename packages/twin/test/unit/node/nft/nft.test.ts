@@ -220,6 +220,19 @@ describe('nftables ruleset', () => {
     expect(sh(m, 'a', 'nft list ruleset').stdout).toContain('table ip6 kube-proxy {');
   });
 
+  it('nft -j list ruleset: one metainfo, then every table, ip before ip6, each grouped', () => {
+    const ruleset = nftJson('nft -j list ruleset');
+    const ip = nftJson('nft -j list table ip kube-proxy');
+    const ip6 = nftJson('nft -j list table ip6 kube-proxy');
+    expect(ruleset[0]).toEqual(ip[0]);
+    expect(ruleset.filter((o) => 'metainfo' in o)).toHaveLength(1);
+    expect(ruleset.slice(1)).toEqual([...ip.slice(1), ...ip6.slice(1)]);
+    expect(ruleset.filter((o) => 'table' in o)).toEqual([
+      { table: { family: 'ip', name: 'kube-proxy', handle: 1 } },
+      { table: { family: 'ip6', name: 'kube-proxy', handle: 2 } },
+    ]);
+  });
+
   it('a missing table fails like nft', () => {
     const m = cluster();
     expect(sh(m, 'a', 'nft -j list table ip kube-proxy')).toEqual({
