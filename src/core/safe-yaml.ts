@@ -30,7 +30,15 @@ function document(value: unknown): Document {
  * more, so a rewritten configuration differs from the original only where its values do.
  */
 export function manifestYaml(value: unknown): string {
-  return document(value).toString(OUTPUT);
+  const doc = document(value);
+  // YAML allows a plain `::/0`, but libyaml-derived readers (go-yaml v2) have been strict about a
+  // leading `:` or `?`; quoting those costs nothing and `nodePortAddresses` is where they occur.
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && /^[:?]/.test(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  return doc.toString(OUTPUT);
 }
 
 /**

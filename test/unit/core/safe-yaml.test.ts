@@ -40,6 +40,7 @@ describe('manifestYaml', () => {
     d: '0644',
     e: '1_000',
     f: '0.0.0.0/0',
+    k: '::/0',
     g: '30s',
     h: '',
     i: null,
@@ -54,7 +55,7 @@ describe('manifestYaml', () => {
 
   it('quotes no more than it must, so a rewritten file differs only where its values do', () => {
     const text = manifestYaml(tricky);
-    expect(text).toContain('f: 0.0.0.0/0\ng: 30s\nh: ""\ni: null\n');
+    expect(text).toContain('f: 0.0.0.0/0\nk: "::/0"\ng: 30s\nh: ""\ni: null\n');
     expect(text).toContain('j: |\n  line one\n  line two\n');
   });
 
