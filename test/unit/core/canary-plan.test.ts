@@ -159,6 +159,29 @@ describe('planCanary on kubeadm (config file in ConfigMap kube-proxy)', () => {
     );
   });
 
+  it('leaves every server-set and object-level field of the original off the clone', () => {
+    const original = kubeadmInput().original;
+    const served = {
+      ...original,
+      metadata: {
+        ...original.metadata,
+        managedFields: [{ manager: 'kubeadm', operation: 'Update' }],
+        annotations: {
+          ...original.metadata.annotations,
+          'kubectl.kubernetes.io/last-applied-configuration': '{"kind":"DaemonSet"}',
+          'meta.helm.sh/release-name': 'kube-proxy',
+          'team.example.com/owner': 'platform',
+        },
+      },
+    } as KubeDaemonSet;
+    const ds = action(planned(kubeadmInput({ original: served })), 'ensure-daemonset').desired;
+    expect(Object.keys(ds.metadata).sort()).toEqual(['annotations', 'labels', 'name', 'namespace']);
+    expect(Object.keys(ds.metadata.annotations ?? {}).sort()).toEqual([
+      'proxy-migrate.io/original-update-strategy',
+      'team.example.com/owner',
+    ]);
+  });
+
   it('keeps the two DaemonSets from claiming each other’s pods', () => {
     const canary = action(plan, 'ensure-daemonset').desired;
     const original = kubeadmInput().original;
