@@ -13,7 +13,7 @@ import { probeProblem } from './probe.js';
 export const NFTABLES_MIN_KERNEL = { major: 5, minor: 13, patch: 0 } as const;
 
 /** Kernels before this can reset long-lived connections without conntrack.tcpBeLiberal (facts §9). */
-export const TCP_LIBERAL_KERNEL = { major: 6, minor: 1, patch: 0 } as const;
+export { TCP_LIBERAL_KERNEL } from '../../core/nftables-config.js';
 
 export const KERNEL_COLUMNS_COMMAND =
   'kubectl get nodes -o custom-columns=NAME:.metadata.name,KERNEL:.status.nodeInfo.kernelVersion | sort -k2';

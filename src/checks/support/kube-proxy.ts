@@ -85,9 +85,4 @@ export function carryOverShown(ctx: CheckContext): boolean {
 }
 
 /** Values kube-proxy treats as "not set": null, "", [], {}, and zero durations such as `0s`. */
-export function isUnset(value: unknown): boolean {
-  if (value === undefined || value === null || value === '') return true;
-  if (Array.isArray(value)) return value.length === 0;
-  if (typeof value === 'object') return Object.keys(value).length === 0;
-  return typeof value === 'string' && /^0+(\.0+)?(ns|us|µs|ms|s|m|h)?$/.test(value);
-}
+export { isUnset } from '../../core/nftables-config.js';

@@ -1,8 +1,9 @@
 /** The addresses NodePorts answer on: kube-proxy's nodePortAddresses and keeping IPVS' "all". */
+import { KEEP_ALL_NODEPORT_ADDRESSES } from '../../core/nftables-config.js';
 import type { CheckContext } from '../types.js';
 
 /** IPVS' "all local IPs" made explicit for both families (playbook: keep NodePorts answering). */
-export const KEEP_ALL_NODEPORT_ADDRESSES = ['0.0.0.0/0', '::/0'] as const;
+export { KEEP_ALL_NODEPORT_ADDRESSES };
 
 /** The snippet that keeps IPVS behaviour; CIDRs work on every kube-proxy version. */
 export const KEEP_ALL_SNIPPET = `nodePortAddresses: [${KEEP_ALL_NODEPORT_ADDRESSES.map((cidr) => JSON.stringify(cidr)).join(', ')}]`;
