@@ -111,6 +111,11 @@ const clusterSchema = z
     swapDeadlineSeconds: z.number().int().min(10).max(3_600).default(120),
     /** A failed verification or missed deadline after a write rolls the node back. */
     autoRollback: z.boolean().default(true),
+    /**
+     * EKS only: kube-proxy is not the managed add-on (`aws eks describe-addon` finds none). The
+     * API cannot tell the two apart, so the per-node canary is refused on EKS unless this is set.
+     */
+    selfManagedKubeProxy: z.boolean().default(false),
     probe: z
       .strictObject({
         image: z.string().min(1).default(DEFAULT_PROBE_IMAGE),

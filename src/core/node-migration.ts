@@ -7,11 +7,10 @@
  */
 import type { ClusterAction } from './actions.js';
 import type { KubePod } from './kube.js';
+import { MIGRATION_VALUES } from './node-affinity.js';
 
-export const LABEL_SWITCHING = 'switching';
-export const LABEL_NFTABLES = 'nftables';
-/** Every value the original DaemonSet's NotIn term excludes. */
-export const EXCLUDED_FROM_ORIGINAL = [LABEL_SWITCHING, LABEL_NFTABLES] as const;
+export const LABEL_SWITCHING = MIGRATION_VALUES.switching;
+export const LABEL_NFTABLES = MIGRATION_VALUES.nftables;
 
 /** kured-style node annotations: anyone with kubectl sees which run is on the node and where. */
 export const ANNOTATION_RUN = 'proxy-migrate.io/run';

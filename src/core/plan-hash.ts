@@ -20,11 +20,19 @@ export interface PlanBasis {
 const rv = (o: { metadata: { resourceVersion?: string } } | null | undefined): string | null =>
   o === null || o === undefined ? null : (o.metadata.resourceVersion ?? '');
 
+/**
+ * A DaemonSet's spec generation, not its resourceVersion: the DaemonSet controller rewrites
+ * status (and so the resourceVersion) whenever a pod anywhere changes readiness, which on a big
+ * cluster would expire every approval; the generation moves only when the spec does.
+ */
+const gen = (o: { metadata: { generation?: number } } | null | undefined): string | null =>
+  o === null || o === undefined ? null : `generation ${o.metadata.generation ?? 0}`;
+
 export function planBasis(input: CanaryPlanInput): PlanBasis {
   const ns = input.original.metadata.namespace ?? 'kube-system';
   const resourceVersions: Record<string, string | null> = {
-    [`DaemonSet ${ns}/${input.original.metadata.name}`]: rv(input.original),
-    [`DaemonSet ${ns}/${CANARY_NAME}`]: rv(input.canaryDaemonSet),
+    [`DaemonSet ${ns}/${input.original.metadata.name}`]: gen(input.original),
+    [`DaemonSet ${ns}/${CANARY_NAME}`]: gen(input.canaryDaemonSet),
     [`ConfigMap ${ns}/${CANARY_NAME}`]: rv(input.canaryConfigMap),
   };
   if (input.configMap !== undefined)
@@ -38,13 +46,16 @@ export function planBasis(input: CanaryPlanInput): PlanBasis {
   };
 }
 
+/** Preconditions inside actions: they follow status churn, which the basis deliberately ignores. */
+const VOLATILE = new Set(['resourceVersion', 'basedOn']);
+
 /** Keys sorted at every level, so the same objects always serialise the same way. */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value)
-      .filter(([, v]) => v !== undefined)
+      .filter(([k, v]) => v !== undefined && !VOLATILE.has(k))
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([k, v]) => [k, canonical(v)]),
   );

@@ -6,6 +6,7 @@ import { buildCheckContext } from '../checks/context.js';
 import { checks } from '../checks/index.js';
 import { overview, type ClusterOverview } from '../core/cluster-overview.js';
 import { buildReport, runChecks, type PreflightReport } from '../core/report.js';
+import type { Platform } from '../core/platform.js';
 import type { ClusterSnapshot } from '../core/snapshot.js';
 import type { Clock } from '../ports/clock.js';
 import type { ClusterPort } from '../ports/cluster.js';
@@ -24,6 +25,8 @@ export interface PreflightInput {
   poolLabel?: string;
   suppressed?: ReadonlySet<string>;
   probeConcurrency?: number;
+  /** Probe only these nodes (the node pre-flight before a cutover); default every node. */
+  probeOnly?: ReadonlySet<string>;
   onProgress?: (phase: PreflightPhase, done: number, total: number) => void;
 }
 
@@ -31,6 +34,8 @@ export interface PreflightOutcome {
   snapshot: ClusterSnapshot;
   overview: ClusterOverview;
   report: PreflightReport;
+  platform: Platform;
+  poolOf(node: string): string;
 }
 
 export async function preflightRun(input: PreflightInput): Promise<PreflightOutcome> {
@@ -42,13 +47,16 @@ export async function preflightRun(input: PreflightInput): Promise<PreflightOutc
       ...(shell === undefined
         ? {}
         : {
-            probeNodes: (nodes) =>
-              probeNodes(shell, nodes, {
+            probeNodes: (all) => {
+              const only = input.probeOnly;
+              const nodes = only === undefined ? all : all.filter((n) => only.has(n.metadata.name));
+              return probeNodes(shell, nodes, {
                 ...(input.probeConcurrency === undefined
                   ? {}
                   : { concurrency: input.probeConcurrency }),
                 onProgress: (done, total) => input.onProgress?.('probing', done, total),
-              }),
+              });
+            },
           }),
     });
     input.onProgress?.('checking', 0, checks.length);
@@ -56,6 +64,6 @@ export async function preflightRun(input: PreflightInput): Promise<PreflightOutc
     const findings = runChecks(checks, ctx, cluster.name, input.suppressed);
     const ov = overview(snapshot, input.poolLabel);
     const report = buildReport(ov, ctx.platform.name, findings, clock.now().toISOString());
-    return { snapshot, overview: ov, report };
+    return { snapshot, overview: ov, report, platform: ctx.platform, poolOf: ctx.poolOf };
   }
 }

@@ -16,13 +16,6 @@ export const cutoverRunbook = {
   steps: [
     { id: 'card', kind: 'report', uses: 'status-card', title: 'status card posted', attempts: 5 },
     {
-      id: 'platform',
-      kind: 'gate',
-      uses: 'managed-platform',
-      title: 'platform allows a per-node canary',
-      attempts: 3,
-    },
-    {
       id: 'node-preflight',
       kind: 'gate',
       uses: 'node-preflight',

@@ -21,38 +21,32 @@ export async function waitForNode(ctx: StepContext, settle: Settle): Promise<Ste
   const target = nodeTarget(ctx);
   const deadlineMs = ctx.clusterConfig.swapDeadlineSeconds * 1000;
   const started = Date.now();
-  let showing = 'nothing read yet';
   while (!ctx.signal.aborted) {
-    const pods = await ctx.cluster.listPodsOnNode(target.node);
-    const seen = settled(settle, kubeProxiesOn(pods, target));
-    showing = seen.showing;
-    if (seen.done) {
+    const seen = kubeProxiesOn(await ctx.cluster.listPodsOnNode(target.node), target);
+    const verdict = settled(settle, seen);
+    if (verdict.done) {
+      const took = `${Math.round((Date.now() - started) / 1000)} s`;
       const pod =
-        settle === 'kube-proxy-gone'
-          ? undefined
-          : kubeProxiesOn(pods, target)[settle === 'canary-ready' ? 'canary' : 'original'][0];
-      return {
-        ok: true,
-        note: `${Math.round((Date.now() - started) / 1000)} s`,
-        ...(pod === undefined
-          ? {}
-          : {
-              facts: {
-                [`${settle === 'canary-ready' ? 'canary' : 'original'}Pod`]: {
-                  name: pod.metadata.name,
-                  uid: pod.metadata.uid,
-                  startedAt: pod.status?.containerStatuses?.[0]?.state?.running?.startedAt,
-                },
-              },
-            }),
+        settle === 'canary-ready'
+          ? seen.canary[0]
+          : settle === 'original-ready'
+            ? seen.original[0]
+            : undefined;
+      if (pod === undefined) return { ok: true, note: took };
+      // Kept for the verifications: which pod (and so whose log) now serves the node.
+      const running = {
+        name: pod.metadata.name,
+        uid: pod.metadata.uid,
+        startedAt: pod.status?.containerStatuses?.[0]?.state?.running?.startedAt,
       };
+      return { ok: true, note: took, facts: { kubeProxyPod: running } };
     }
     if (Date.now() - started > deadlineMs) {
       return {
         ok: false,
         failure: {
           kind: 'deadline',
-          message: `${target.node}: waited ${ctx.clusterConfig.swapDeadlineSeconds} s for ${waitingFor[settle]}; the node shows ${showing}`,
+          message: `${target.node}: waited ${ctx.clusterConfig.swapDeadlineSeconds} s for ${waitingFor[settle]}; the node shows ${verdict.showing}`,
           retryable: false,
         },
       };

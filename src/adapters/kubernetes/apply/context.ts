@@ -11,6 +11,9 @@ import type {
 import { AppError } from '../../../errors.js';
 import { kubeError } from '../errors.js';
 
+/** Whether every planned field is in the live object as planned (live objects carry defaults). */
+export { contains } from '../../../core/plan-unchanged.js';
+
 export interface ApplyContext {
   cluster: string;
   core: CoreV1Api;
@@ -85,19 +88,4 @@ export function pointer(segment: string): string {
 /** The API's JSON shape of an SDK model (dates as strings, no undefined). */
 export function plain<T>(value: unknown): T {
   return JSON.parse(JSON.stringify(value)) as T;
-}
-
-/** Whether every field of `want` has the same value in `have` (extra fields in `have` are fine). */
-export function contains(have: unknown, want: unknown): boolean {
-  if (want === null || typeof want !== 'object') return have === want;
-  if (Array.isArray(want)) {
-    return (
-      Array.isArray(have) &&
-      have.length === want.length &&
-      want.every((w, i) => contains(have[i], w))
-    );
-  }
-  if (have === null || typeof have !== 'object' || Array.isArray(have)) return false;
-  const h = have as Record<string, unknown>;
-  return Object.entries(want as Record<string, unknown>).every(([k, v]) => contains(h[k], v));
 }

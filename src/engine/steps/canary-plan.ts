@@ -1,0 +1,96 @@
+/**
+ * The plan of a cutover: the canary objects, the original's changes and the node's label
+ * changes, computed from the live objects, confirmed by sending every write as a server-side
+ * dry run (dryRun=All: the API server validates and persists nothing), and hashed. People
+ * approve the hash; the plan-unchanged gate refuses the run if the cluster moved on since.
+ */
+import { describe } from '../../core/action-describe.js';
+import type { ClusterAction } from '../../core/actions.js';
+import { planCanary, type CanaryPlan } from '../../core/canary-plan.js';
+import { planDiffs } from '../../core/plan-diff.js';
+import { planBasis, planHash } from '../../core/plan-hash.js';
+import { isUnchanged } from '../../core/plan-unchanged.js';
+import { asAppError } from '../../errors.js';
+import { refusal, type StepContext, type StepExecutor } from '../step-context.js';
+import { readCanaryInput } from './canary-input.js';
+
+export interface ComputedPlan {
+  plan: CanaryPlan;
+  hash: string;
+  /** Shared actions first, then the node's label changes. */
+  actions: ClusterAction[];
+}
+
+export async function computePlan(ctx: StepContext): Promise<ComputedPlan | { problem: string }> {
+  const read = await readCanaryInput(ctx);
+  if (!read.ok) return { problem: read.problem };
+  const result = planCanary(read.input);
+  if (!result.ok) return { problem: result.problem };
+  const node = result.plan.nodes[0];
+  const actions = [...result.plan.shared, ...(node?.cutover ?? [])];
+  return { plan: result.plan, hash: planHash(result.plan, planBasis(read.input)), actions };
+}
+
+export const planCutover: StepExecutor = async (ctx) => {
+  const computed = await computePlan(ctx);
+  if ('problem' in computed) return refusal(computed.problem);
+  const { plan, hash, actions } = computed;
+  const node = plan.nodes[0];
+  if (node?.mode === 'nftables') return refusal(`${node.node} already runs the canary (nftables)`);
+  // Every write the run will make, sent as a dry run: a 422 here is a plan the API server
+  // would refuse in the middle of the cutover.
+  for (const action of actions) {
+    if (isUnchanged(action)) continue;
+    try {
+      await ctx.apply(action, { dryRun: true });
+    } catch (error) {
+      const e = asAppError(error);
+      if (e.retryable) throw error;
+      return refusal(
+        `the API server refused the planned write "${describe(action)}" in a dry run: ${e.message}`,
+      );
+    }
+  }
+  const original = plan.shared.find((a) => a.kind === 'set-update-strategy');
+  return {
+    ok: true,
+    note: `plan ${hash}: ${actions.filter((a) => !isUnchanged(a)).length} writes, confirmed by a server-side dry run`,
+    plan: {
+      hash,
+      actions: actions.map((a) => `${describe(a)}${isUnchanged(a) ? ' (already so)' : ''}`),
+    },
+    facts: {
+      ...(original === undefined || original.kind !== 'set-update-strategy'
+        ? {}
+        : { originalDaemonSet: original.ref.name }),
+      planDiffs: planDiffs(plan),
+      planChanges: plan.changes,
+      planDropped: plan.dropped,
+    },
+  };
+};
+
+/** Under the lock, before the first write: the plan computed again must hash as approved. */
+export const planUnchanged: StepExecutor = async (ctx) => {
+  const approved = ctx.state().planHash;
+  const computed = await computePlan(ctx);
+  if ('problem' in computed) return refusal(computed.problem);
+  if (approved !== undefined && computed.hash !== approved) {
+    return refusal(
+      `the cluster changed since the plan was approved (plan ${approved} is now ${computed.hash}); nothing was written: plan and request again`,
+    );
+  }
+  return { ok: true, note: `plan ${computed.hash}` };
+};
+
+/** The shared canary objects and the original's changes, in the plan's order; idempotent. */
+export const ensureCanaryObjects: StepExecutor = async (ctx) => {
+  const computed = await computePlan(ctx);
+  if ('problem' in computed) return refusal(computed.problem);
+  let written = 0;
+  for (const action of computed.plan.shared) {
+    const result = await ctx.apply(action);
+    if (result.status === 'applied') written += 1;
+  }
+  return { ok: true, note: written === 0 ? 'already in place' : `${written} written` };
+};
