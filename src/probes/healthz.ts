@@ -7,12 +7,15 @@
 import { parseHealthz, type ProxyHealth } from '../core/parse/healthz.js';
 import { writtenStatus } from '../core/parse/curl.js';
 import { curlBody, curlServerFailure, fromParsed, url } from './common.js';
-import { probeError, type HostPort, type Probe, type ProbeResult } from './types.js';
+import {
+  probeError,
+  type HostPort,
+  type ProbeError,
+  type Probe,
+  type ProbeResult,
+} from './types.js';
 
-function parseHealth(
-  result: ProbeResult,
-  path: string,
-): ProxyHealth | ReturnType<typeof probeError> {
+function parseHealth(result: ProbeResult, path: string): ProxyHealth | ProbeError {
   const failure = curlServerFailure(result, `kube-proxy’s ${path}`);
   if (failure !== undefined) return failure;
   const cut = result.stdout.lastIndexOf('\n');

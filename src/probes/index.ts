@@ -100,14 +100,14 @@ export const ipvsProbes = [
   'livez',
 ] as const satisfies readonly NodeProbeId[];
 
-/** The probes of a set that apply on this node, in order (`applies` absent = always). */
-export function probesFor(
+/** The commands to run for a set on this node, in order, skipping probes that do not apply. */
+export function probePlan(
   ids: readonly NodeProbeId[],
   ctx: ProbeContext,
-): Probe<unknown, ProbeContext>[] {
+): { id: NodeProbeId; argv: string[] }[] {
   return ids
-    .map((id): Probe<unknown, ProbeContext> => nodeProbes[id])
-    .filter((p) => p.applies?.(ctx) ?? true);
+    .filter((id) => (nodeProbes[id] as Probe<unknown>).applies?.(ctx) ?? true)
+    .map((id) => ({ id, argv: nodeProbes[id].argv(ctx) }));
 }
 
 /** The read of a node probe by id, typed by that probe's value (for building ProbeReads). */

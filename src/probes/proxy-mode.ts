@@ -8,11 +8,12 @@ import {
   probeError,
   type HostPort,
   type Probe,
+  type ProbeError,
   type ProbeContext,
   type ProbeResult,
 } from './types.js';
 
-function parseMode(result: ProbeResult): string | ReturnType<typeof probeError> {
+function parseMode(result: ProbeResult): string | ProbeError {
   const failure = curlServerFailure(result, 'kube-proxy’s /proxyMode');
   if (failure !== undefined) return failure;
   const mode = result.stdout.trim();

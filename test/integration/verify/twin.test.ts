@@ -10,7 +10,7 @@ import {
   ipvsProbes,
   nftablesProbes,
   nodeProbes,
-  probesFor,
+  probePlan,
   readNodeProbe,
   targetProbes,
   type NodeProbeId,
@@ -61,11 +61,8 @@ function gather(
   const ctx = probeContext({ nodeIP });
   const at = new Date(now).toISOString();
   let reads: ProbeReads = {};
-  for (const probe of probesFor([...ids, 'host-addresses'], ctx)) {
-    const id = probe.id as NodeProbeId;
-    const argv = probe.argv(ctx);
+  for (const { id, argv } of probePlan([...ids, 'host-addresses'], ctx))
     reads = { ...reads, [id]: readNodeProbe(id, argv, dp.exec(nodeName, argv, now), at) };
-  }
   const expected = expectedServices(list(twin, 'services') as unknown as KubeService[]);
   const port = expected.ports.find((p) => p.nodePort !== undefined)!;
   const clusterIP = [clusterIPTarget(expected.ports.find((p) => p.service === port.service)!)];

@@ -5,7 +5,7 @@ import {
   nftablesProbes,
   nodeProbes,
   preflightProbes,
-  probesFor,
+  probePlan,
   referenceProbes,
   readNodeProbe,
   targetProbes,
@@ -51,10 +51,16 @@ describe('probe registry', () => {
     expect(ipvsProbes).toEqual(
       expect.arrayContaining(['ipvsadm-list', 'kube-ipvs0', 'nft-table', 'healthz']),
     );
-    expect(probesFor(preflightProbes, probeContext({})).map((p) => p.id)).not.toContain(
+    expect(probePlan(preflightProbes, probeContext({})).map((p) => p.id)).not.toContain(
       'proxy-mode-node-ip',
     );
-    expect(probesFor(preflightProbes, ctx).map((p) => p.id)).toContain('proxy-mode-node-ip');
+    expect(probePlan(['uname-r', 'proxy-mode-node-ip'], ctx)).toEqual([
+      { id: 'uname-r', argv: ['uname', '-r'] },
+      {
+        id: 'proxy-mode-node-ip',
+        argv: ['curl', '-sS', '--max-time', '3', 'http://10.0.1.11:10249/proxyMode'],
+      },
+    ]);
   });
 });
 
