@@ -71,6 +71,7 @@ export default tseslint.config(
     files: [
       'src/core/**/*.ts',
       'src/checks/**/*.ts',
+      'src/probes/**/*.ts',
       'src/verify/**/*.ts',
       'src/runbooks/**/*.ts',
       'src/views/**/*.ts',

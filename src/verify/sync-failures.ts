@@ -1,0 +1,57 @@
+/**
+ * nftables mode counts failed syncs in kubeproxy_sync_proxy_rules_nftables_sync_failures_total
+ * (facts §7; `ip_family` label since v1.33). It must be there (an absent metric is the alert-rename
+ * trap: playbook 000 trap 9) and must not grow between two reads.
+ */
+import { labelText, samplesNamed, type Metrics } from '../core/parse/prometheus.js';
+import type { ProbeRead } from '../probes/read.js';
+import { evidence, readable, sample } from './evidence.js';
+import type { NftablesVerifyInput, Verification } from './types.js';
+
+type Input = Pick<NftablesVerifyInput, 'node' | 'step' | 'now' | 'metrics'>;
+
+export const SYNC_FAILURES = 'kubeproxy_sync_proxy_rules_nftables_sync_failures_total';
+const ID = 'nftables-sync-failures';
+
+function series(metrics: Metrics): Map<string, number> {
+  return new Map(samplesNamed(metrics, SYNC_FAILURES).map((s) => [labelText(s.labels), s.value]));
+}
+
+const seconds = (a: ProbeRead<unknown>, b: ProbeRead<unknown>): number =>
+  Math.round((Date.parse(b.at) - Date.parse(a.at)) / 1000);
+
+export const syncFailuresVerification: Verification<Input> = {
+  id: ID,
+  title: 'nftables sync failures not increasing',
+  verify(input) {
+    const first = readable(input, ID, input.metrics.first, 'kube-proxy’s /metrics (first read)');
+    if (!first.ok) return [first.evidence];
+    const second = readable(input, ID, input.metrics.second, 'kube-proxy’s /metrics (second read)');
+    if (!second.ok) return [second.evidence];
+    const say = (ok: boolean, verdict: string) => [evidence(input, ID, second.read, ok, verdict)];
+    const before = series(first.value);
+    const after = series(second.value);
+    if (after.size === 0 || before.size === 0)
+      return say(
+        false,
+        `expected ${SYNC_FAILURES} on /metrics; it is absent${after.size > 0 ? ' from the first read' : ''}: this kube-proxy is not running the nftables proxier (and an alert on the metric would never fire)`,
+      );
+    const grew = [...after].filter(([labels, v]) => v > (before.get(labels) ?? 0));
+    const dropped = [...after].filter(([labels, v]) => v < (before.get(labels) ?? 0));
+    const text = (m: Map<string, number>, [labels]: [string, number]) =>
+      `${SYNC_FAILURES}${labels} ${before.get(labels) ?? 0} → ${m.get(labels) ?? 0}`;
+    const gap = seconds(first.read, second.read);
+    if (grew.length > 0)
+      return say(
+        false,
+        `expected no new nftables sync failures; ${sample(grew.map((e) => text(after, e)))} within ${gap} s`,
+      );
+    if (dropped.length > 0)
+      return say(
+        false,
+        `expected ${SYNC_FAILURES} to hold steady; it went down (${sample(dropped.map((e) => text(after, e)))}): kube-proxy restarted between the reads`,
+      );
+    const values = [...after].map(([labels, v]) => `${labels || 'total'} ${v}`);
+    return say(true, `${SYNC_FAILURES} present and unchanged over ${gap} s (${values.join(', ')})`);
+  },
+};

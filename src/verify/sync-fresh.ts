@@ -1,0 +1,53 @@
+/**
+ * kube-proxy's last successful sync (kubeproxy_sync_proxy_rules_last_timestamp_seconds, per
+ * family since v1.33) must be recent: within 2 × syncPeriod of the read, the same window /healthz
+ * allows a queued update. Meant right after the new pod starts: newer nftables proxiers no longer
+ * resync on a timer (their runner's maxInterval is one hour), so a quiet cluster's timestamp
+ * legitimately ages later on.
+ */
+import { labelText, samplesNamed } from '../core/parse/prometheus.js';
+import { evidence, readable, sample } from './evidence.js';
+import type { NftablesVerifyInput, Verification } from './types.js';
+
+type Input = Pick<NftablesVerifyInput, 'node' | 'step' | 'now' | 'metrics' | 'syncPeriodSeconds'>;
+
+export const LAST_SYNC = 'kubeproxy_sync_proxy_rules_last_timestamp_seconds';
+const ID = 'sync-fresh';
+
+export const syncFreshVerification: Verification<Input> = {
+  id: ID,
+  title: 'last successful sync is recent',
+  verify(input) {
+    const got = readable(
+      input,
+      ID,
+      input.metrics.second ?? input.metrics.first,
+      'kube-proxy’s /metrics',
+    );
+    if (!got.ok) return [got.evidence];
+    const { read, value } = got;
+    const say = (ok: boolean, verdict: string) => [evidence(input, ID, read, ok, verdict)];
+    const stamps = samplesNamed(value, LAST_SYNC);
+    if (stamps.length === 0) return say(false, `expected ${LAST_SYNC} on /metrics; it is absent`);
+    const readAt = Date.parse(read.at) / 1000;
+    const limit = 2 * input.syncPeriodSeconds;
+    const ages = stamps.map((s) => ({
+      series: labelText(s.labels) || 'total',
+      age: Math.round(readAt - s.value),
+    }));
+    const stale = ages.filter((a) => a.age > limit);
+    const ahead = ages.filter((a) => a.age < -limit);
+    const shown = ages.map((a) => `${a.series} ${a.age} s ago`);
+    if (ahead.length > 0)
+      return say(
+        false,
+        `the node's clock is ahead of the bot's by more than ${limit} s (${sample(ahead.map((a) => `${a.series} ${-a.age} s ahead`))}): sync freshness is unknown`,
+      );
+    if (stale.length > 0)
+      return say(
+        false,
+        `expected a successful sync within 2 × syncPeriod (${limit} s) of the read; ${sample(stale.map((a) => `${a.series} ${a.age} s ago`))}`,
+      );
+    return say(true, `last successful sync within ${limit} s of the read (${shown.join(', ')})`);
+  },
+};
