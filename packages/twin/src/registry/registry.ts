@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { ServiceAllocator } from './allocator.js';
 import { applyDefaults } from './defaults.js';
 import { alreadyExists, ApiError, conflict, invalid, notFound } from '../apimachinery/errors.js';
-import { fieldError, invalidObject, type FieldError } from '../apimachinery/field-errors.js';
+import { invalidObject, type FieldError } from '../apimachinery/field-errors.js';
 import { strategyFor } from './strategies/index.js';
 import type { ResourceDef } from './resources.js';
 import { resourceFor, resources } from './resources.js';
@@ -135,8 +135,13 @@ export class Registry {
       throw notFound(target(def, name));
     }
     if (!expectedRv && strategy.allowUnconditionalUpdate === false) {
-      throw invalidObject(def.kind, def.group, name, [
-        fieldError.required('metadata.resourceVersion', 'must be specified for an update'),
+      // generic/registry/store.go names the resource, not the kind, and the uint64 0 prints as 0x0.
+      throw invalidObject(def.plural, def.group, name, [
+        {
+          type: 'FieldValueInvalid',
+          field: 'metadata.resourceVersion',
+          body: 'Invalid value: 0x0: must be specified for an update',
+        },
       ]);
     }
     if (expectedRv && expectedRv !== old.metadata.resourceVersion)

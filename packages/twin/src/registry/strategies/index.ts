@@ -3,8 +3,9 @@
 
 import type { ResourceDef } from '../resources.js';
 import type { ResourceStrategy } from '../strategy.js';
+import { leaseStrategy } from './lease.js';
 
-const strategies: Readonly<Record<string, ResourceStrategy>> = {};
+const strategies: Readonly<Record<string, ResourceStrategy>> = { leases: leaseStrategy };
 
 const permissive: ResourceStrategy = {};
 

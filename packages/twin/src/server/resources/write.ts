@@ -11,6 +11,7 @@ import {
 } from '../../apimachinery/errors.js';
 import { dryRunOf, mediaType, parseJsonBody, queryInt, readBody, sendJson } from '../http-util.js';
 import { listObjects } from './list.js';
+import { decodeTypedFields } from './typed-decode.js';
 import type { Version } from '../../node/versions.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resources.js';
@@ -80,7 +81,9 @@ export function objectFromBody(
     );
   }
   if (t.name !== undefined) metadata.name = t.name;
-  return { ...body, apiVersion: gv, kind: def.kind, metadata };
+  const obj: KubeObject = { ...body, apiVersion: gv, kind: def.kind, metadata };
+  decodeTypedFields(def, obj);
+  return obj;
 }
 
 /** The subresource a write targets: `status` where the resource has one, else 404. */
@@ -121,8 +124,10 @@ export async function handleUpdate(
   const dryRun = dryRunOf(query);
   const obj = objectFromBody(decodeBody(await readBody(req), req.headers['content-type'] ?? ''), t);
   const rv = obj.metadata.resourceVersion;
+  // A PUT that creates (AllowCreateOnUpdate, e.g. Leases) answers 201, as Store.Update reports.
+  const existed = registry.store.get(t.def, obj.metadata.namespace, obj.metadata.name ?? '');
   const updated = registry.update(t.def, obj, rv === '' ? undefined : rv, { dryRun, subresource });
-  sendJson(res, 200, updated as unknown as JsonObject);
+  sendJson(res, existed ? 200 : 201, updated as unknown as JsonObject);
 }
 
 interface DeleteBody {
