@@ -84,13 +84,9 @@ describe('Lease strategy', () => {
   it('still validates a strategy the stored Lease already had', () => {
     const r = registry();
     r.store.load(leases, [lease({ strategy: 'OldestEmulationVersion' })]);
-    const stored = r.store.get(leases, 'kube-system', 'lock')!;
+    const rv = r.store.get(leases, 'kube-system', 'lock')!.metadata.resourceVersion!;
     const e = failure(() =>
-      r.update(
-        leases,
-        lease({ strategy: 'Newest' }, { resourceVersion: stored.metadata.resourceVersion }),
-        stored.metadata.resourceVersion,
-      ),
+      r.update(leases, lease({ strategy: 'Newest' }, { resourceVersion: rv }), rv),
     );
     expect(e.message).toBe(
       'Lease.coordination.k8s.io "lock" is invalid: spec.strategy.strategy: Unsupported value: "Newest": supported values: "OldestEmulationVersion"',
