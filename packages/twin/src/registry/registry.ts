@@ -7,6 +7,7 @@ import { applyDefaults } from './defaults.js';
 import { alreadyExists, ApiError, conflict, invalid, notFound } from '../apimachinery/errors.js';
 import { invalidObject, type FieldError } from '../apimachinery/field-errors.js';
 import { strategyFor } from './strategies/index.js';
+import { fromView, storageOf } from './event-views.js';
 import type { ResourceDef } from './resources.js';
 import { resourceFor, resources } from './resources.js';
 import type { ObjectStore } from '../store/store.js';
@@ -268,9 +269,10 @@ export class Registry {
       );
       if (!def) continue;
       applyDefaults(obj, this.allocator);
-      const list = byResource.get(def) ?? [];
-      list.push(obj);
-      byResource.set(def, list);
+      // events.k8s.io/v1 Events are kept as the core Events they are a view of.
+      const list = byResource.get(storageOf(def)) ?? [];
+      list.push(fromView(def, obj));
+      byResource.set(storageOf(def), list);
     }
     // Namespaces first, so every later bucket sees its namespace (order matters only for RVs).
     const ordered = [...byResource.entries()].sort(

@@ -26,6 +26,7 @@ import {
 } from '../../apimachinery/protobuf/envelope.js';
 import { listObjects } from './list.js';
 import { decodeTypedFields } from './typed-decode.js';
+import { fromView, storageOf, toView } from '../../registry/event-views.js';
 import type { Version } from '../../node/versions.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resources.js';
@@ -155,8 +156,9 @@ export async function handleCreate(
     req.headers['content-type'] ?? '',
     t.def,
   );
-  const obj = objectFromBody(body, t);
-  sendJson(res, 201, registry.create(t.def, obj, { dryRun }) as unknown as JsonObject);
+  const obj = fromView(t.def, objectFromBody(body, t));
+  const created = registry.create(storageOf(t.def), obj, { dryRun });
+  sendJson(res, 201, toView(t.def, created) as unknown as JsonObject);
 }
 
 export async function handleUpdate(
@@ -175,12 +177,13 @@ export async function handleUpdate(
     req.headers['content-type'] ?? '',
     t.def,
   );
-  const obj = objectFromBody(body, t);
+  const obj = fromView(t.def, objectFromBody(body, t));
   const rv = obj.metadata.resourceVersion;
+  const def = storageOf(t.def);
   // A PUT that creates (AllowCreateOnUpdate, e.g. Leases) answers 201, as Store.Update reports.
-  const existed = registry.store.get(t.def, obj.metadata.namespace, obj.metadata.name ?? '');
-  const updated = registry.update(t.def, obj, rv === '' ? undefined : rv, { dryRun, subresource });
-  sendJson(res, existed ? 200 : 201, updated as unknown as JsonObject);
+  const existed = registry.store.get(def, obj.metadata.namespace, obj.metadata.name ?? '');
+  const updated = registry.update(def, obj, rv === '' ? undefined : rv, { dryRun, subresource });
+  sendJson(res, existed ? 200 : 201, toView(t.def, updated) as unknown as JsonObject);
 }
 
 interface DeleteBody {
@@ -230,13 +233,13 @@ export async function handleDelete(
 ): Promise<void> {
   if (t.subresource !== undefined)
     throw methodNotAllowed('the server does not allow this method on the requested resource');
-  const { def } = t;
+  const def = storageOf(t.def);
   const options = deleteOptions(await readBody(req), req.headers['content-type'] ?? '', query);
   if (t.name === undefined) {
     const unpaged = new URLSearchParams(query);
     unpaged.delete('limit');
     unpaged.delete('continue');
-    const items = listObjects(registry.store, def, t.namespace, unpaged, served).items;
+    const items = listObjects(registry.store, t.def, t.namespace, unpaged, served).items;
     const deleted = items.map((item) =>
       registry.delete(def, item.metadata.namespace, item.metadata.name ?? '', {
         dryRun: options.dryRun,
@@ -244,10 +247,10 @@ export async function handleDelete(
       }),
     );
     sendJson(res, 200, {
-      kind: `${def.kind}List`,
-      apiVersion: groupVersion(def),
+      kind: `${t.def.kind}List`,
+      apiVersion: groupVersion(t.def),
       metadata: { resourceVersion: String(registry.store.resourceVersion) },
-      items: deleted as unknown as JsonObject[],
+      items: deleted.map((item) => toView(t.def, item)) as unknown as JsonObject[],
     });
     return;
   }
@@ -255,7 +258,7 @@ export async function handleDelete(
   const stillThere = registry.store.get(def, t.namespace, t.name) !== undefined;
   const body =
     stillThere || returnsDeletedObject.has(def.plural)
-      ? (result as unknown as JsonObject)
-      : successStatus(def, result);
+      ? (toView(t.def, result) as unknown as JsonObject)
+      : successStatus(t.def, result);
   sendJson(res, 200, body);
 }
