@@ -60,8 +60,8 @@ function wireEvent(e: CoreEvent): KubeObject {
     count: e.count,
     type: e.type,
     eventTime: null,
-    reportingComponent: (e['reportingComponent'] as string | undefined) ?? '',
-    reportingInstance: (e['reportingInstance'] as string | undefined) ?? '',
+    reportingComponent: e['reportingComponent'] ?? '',
+    reportingInstance: e['reportingInstance'] ?? '',
   };
 }
 

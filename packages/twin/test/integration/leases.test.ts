@@ -47,7 +47,11 @@ async function hostFaults(node: string, faults: string[]): Promise<void> {
 const lock = (renewTime: Date, resourceVersion?: string): V1Lease => ({
   apiVersion: 'coordination.k8s.io/v1',
   kind: 'Lease',
-  metadata: { name: 'proxy-migrate-lock', namespace: 'kube-system', resourceVersion },
+  metadata: {
+    name: 'proxy-migrate-lock',
+    namespace: 'kube-system',
+    ...(resourceVersion === undefined ? {} : { resourceVersion }),
+  },
   spec: { holderIdentity: 'proxy-migrate-bot', leaseDurationSeconds: 30, renewTime },
 });
 

@@ -4,6 +4,7 @@
 // turned into the JSON the same Go value would marshal to, so the rest of the twin sees JSON.
 
 import type { JsonObject } from '../types.js';
+import { asString } from '../types.js';
 import { kindSchemas } from './kind-schemas.js';
 import { decodeMessage, message } from './message.js';
 import { str } from './meta-schemas.js';
@@ -35,14 +36,14 @@ export function decodeProtobuf(body: Uint8Array): JsonObject {
   }
   const envelope = decodeMessage(unknown, body.subarray(4));
   const typeMeta = (envelope['typeMeta'] ?? {}) as JsonObject;
-  const apiVersion = String(typeMeta['apiVersion'] ?? '');
-  const kind = String(typeMeta['kind'] ?? '');
+  const apiVersion = asString(typeMeta['apiVersion']);
+  const kind = asString(typeMeta['kind']);
   const schema = kindSchemas[`${apiVersion}/${kind}`];
   if (!schema) {
     throw new ProtobufError(
       `the twin decodes protobuf bodies only for ${protobufKinds().join(', ')}, not ${apiVersion}/${kind}; send application/json`,
     );
   }
-  const raw = Buffer.from(String(envelope['raw'] ?? ''), 'base64');
+  const raw = Buffer.from(asString(envelope['raw']), 'base64');
   return { kind, apiVersion, ...decodeMessage(schema, raw) };
 }

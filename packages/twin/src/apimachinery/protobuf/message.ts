@@ -119,7 +119,7 @@ export function decodeMessage(schema: MessageSchema, buf: Uint8Array): JsonObjec
       );
       const map = (out[spec.name] ?? {}) as JsonObject;
       const value = entry['value'] ?? (typeof spec.type.map === 'object' ? {} : '');
-      map[String(entry['key'] ?? '')] = value;
+      map[typeof entry['key'] === 'string' ? entry['key'] : ''] = value;
       out[spec.name] = map;
       continue;
     }

@@ -61,7 +61,7 @@ describe('EventCorrelator (client-go events_cache.go)', () => {
 
   it('drops an object’s events past a burst of 25, refilling one per 5 minutes', () => {
     const c = correlator();
-    const seen = Array.from({ length: 26 }, (_, i) => c.correlate(event('same', t0), t0).skip);
+    const seen = Array.from({ length: 26 }, () => c.correlate(event('same', t0), t0).skip);
     expect(seen.filter((skip) => !skip)).toHaveLength(25);
     expect(seen[25]).toBe(true);
     expect(c.correlate(event('same', t0 + 300_000), t0 + 300_000).skip).toBe(false);
