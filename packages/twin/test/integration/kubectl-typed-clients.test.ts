@@ -1,5 +1,5 @@
 // What kubectl sends through its typed clients: `create namespace|configmap|serviceaccount|
-// service` and `auth can-i` post protobuf bodies (and do not retry as JSON after a 415), with
+// service|deployment` and `auth can-i` post protobuf bodies (and do not retry as JSON after a 415), with
 // both kubectl 1.33 (the dispatcher's choice for a v1.33 server) and the built-in 1.32.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -84,6 +84,34 @@ describe.each([
       'jsonpath={.spec.ports[0].targetPort}',
     );
     expect(port.stdout).toBe('8080');
+  });
+
+  it('creates a deployment with its pod template from a protobuf body', async () => {
+    const r = await kubectl(
+      'create',
+      'deployment',
+      'typed-deploy',
+      '-n',
+      'typed-ns',
+      '--image=registry.k8s.io/pause:3.10',
+      '--port=8080',
+      '--replicas=2',
+      '--',
+      'sleep',
+      '3600',
+    );
+    expect(r.stdout).toBe('deployment.apps/typed-deploy created\n');
+    const spec = JSON.parse(
+      (await kubectl('get', 'deploy', 'typed-deploy', '-n', 'typed-ns', '-o', 'jsonpath={.spec}'))
+        .stdout,
+    ) as { replicas: number; template: { spec: { containers: Record<string, unknown>[] } } };
+    expect(spec.replicas).toBe(2);
+    expect(spec.template.spec.containers[0]).toMatchObject({
+      name: 'pause',
+      image: 'registry.k8s.io/pause:3.10',
+      command: ['sleep', '3600'],
+      ports: [{ containerPort: 8080, protocol: 'TCP' }],
+    });
   });
 
   it('answers kubectl auth can-i yes (AlwaysAllow)', async () => {

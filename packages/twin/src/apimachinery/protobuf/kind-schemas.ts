@@ -1,9 +1,10 @@
 // Field numbers of the kinds kubectl 1.32/1.33 posts as protobuf through its typed clients
-// (`create namespace|configmap|serviceaccount|service`, `auth can-i`, `drain`), from
+// (`create namespace|configmap|serviceaccount|service|deployment`, `auth can-i`, `drain`), from
 // k8s.io/api's generated.proto files (v0.33), keyed by `group/version/Kind`.
 
 import type { MessageSchema } from './message.js';
 import { message } from './message.js';
+import { deployment } from './workload-schemas.js';
 import {
   condition,
   deleteOptions,
@@ -221,4 +222,5 @@ export const kindSchemas: Readonly<Record<string, MessageSchema>> = {
     accessReviewStatus,
   ),
   'policy/v1/Eviction': eviction,
+  'apps/v1/Deployment': deployment,
 };

@@ -10,7 +10,8 @@ import { isZeroField, ProtobufError, readFields, readPackedVarints } from './wir
 
 export type Scalar = 'string' | 'bytes' | 'bool' | 'int32' | 'int64';
 export type Special = 'time' | 'microTime' | 'intOrString' | 'quantity' | 'rawJson';
-export type FieldType = Scalar | Special | MessageSchema | { map: Scalar | MessageSchema };
+export type FieldType =
+  Scalar | Special | MessageSchema | { map: Scalar | Special | MessageSchema };
 
 export interface FieldSpec {
   name: string;
