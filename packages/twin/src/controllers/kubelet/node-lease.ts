@@ -83,32 +83,51 @@ export function startNodeLeases(opts: NodeLeaseOptions): NodeLeases {
     });
   }
 
+  /** lease.Controller.newLease: the bare minimum of fields, plus the Node as owner. */
+  function newLease(node: KubeObject, nowMs: number): KubeObject {
+    const name = node.metadata.name ?? '';
+    return {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name, namespace: nodeLeaseNamespace, ownerReferences: [ownerRef(node)] },
+      spec: {
+        holderIdentity: name,
+        leaseDurationSeconds: timings.leaseDurationSeconds,
+        renewTime: microTimeAt(nowMs),
+      },
+    };
+  }
+
   /** lease.Controller.sync: create the Lease if missing, else renew it. */
   function sync(name: string): void {
     const node = store.get(nodesDef, undefined, name);
     if (!node) return;
-    const renewTime = microTimeAt(clock.now());
     const lease = store.get(leasesDef, nodeLeaseNamespace, name);
     if (!lease) {
       ensureNamespace();
-      registry.create(leasesDef, {
-        apiVersion: 'coordination.k8s.io/v1',
-        kind: 'Lease',
-        metadata: { name, namespace: nodeLeaseNamespace, ownerReferences: [ownerRef(node)] },
-        spec: {
-          holderIdentity: name,
-          leaseDurationSeconds: timings.leaseDurationSeconds,
-          renewTime,
-        },
-      });
+      registry.create(leasesDef, newLease(node, clock.now()));
       return;
     }
     const metadata = { ...lease.metadata };
     if ((metadata.ownerReferences ?? []).length === 0) metadata.ownerReferences = [ownerRef(node)];
-    const next = { ...lease, metadata, spec: { ...asRecord(lease['spec']), renewTime } };
-    registry.update(leasesDef, next, lease.metadata.resourceVersion);
+    const spec = { ...asRecord(lease['spec']), renewTime: microTimeAt(clock.now()) };
+    registry.update(leasesDef, { ...lease, metadata, spec }, lease.metadata.resourceVersion);
   }
 
+  function randomFor(name: string): () => number {
+    const rand = random.get(name) ?? seededRandom(`node-lease/${name}`);
+    random.set(name, rand);
+    return rand;
+  }
+
+  function schedule(name: string, delayMs: number): void {
+    timers.set(
+      name,
+      scheduler.after(delayMs, () => loop(name)),
+    );
+  }
+
+  /** wait.JitterUntil: sync, then wait the interval plus up to `jitter` of it. */
   function loop(name: string): void {
     timers.get(name)?.();
     timers.delete(name);
@@ -118,12 +137,27 @@ export function startNodeLeases(opts: NodeLeaseOptions): NodeLeases {
     } catch (error) {
       opts.onError(error, `node lease ${name}`);
     }
-    const rand = random.get(name) ?? seededRandom(`node-lease/${name}`);
-    random.set(name, rand);
-    timers.set(
-      name,
-      scheduler.after(renewMs * (1 + timings.jitter * rand()), () => loop(name)),
-    );
+    schedule(name, renewMs * (1 + timings.jitter * randomFor(name)()));
+  }
+
+  /**
+   * The twin boots "already up": the kubelets started at different times, so their Leases exist
+   * and their renewals are spread over one interval. Missing Leases are loaded like scenario
+   * objects (no events), which also keeps a 5,000-node boot from being 5,000 creates. A kubelet
+   * that is down at boot was alive until now: its Lease exists but is not renewed.
+   */
+  function boot(): void {
+    const missing: KubeObject[] = [];
+    const now = clock.now();
+    for (const node of store.list(nodesDef).items) {
+      const name = node.metadata.name ?? '';
+      if (!store.get(leasesDef, nodeLeaseNamespace, name)) missing.push(newLease(node, now));
+      if (hostFaultsFor(opts.hosts, node).has('kubelet-down')) down.add(name);
+      else schedule(name, renewMs * randomFor(name)());
+    }
+    if (missing.length === 0) return;
+    ensureNamespace();
+    store.load(leasesDef, missing);
   }
 
   function onChange(event: ChangeEvent): void {
@@ -136,13 +170,8 @@ export function startNodeLeases(opts: NodeLeaseOptions): NodeLeases {
     }
   }
 
+  boot();
   const unsubscribe = store.subscribe(onChange);
-  for (const node of store.list(nodesDef).items) {
-    const name = node.metadata.name ?? '';
-    // A kubelet that is down at boot was alive until now: its Lease exists but is not renewed.
-    loop(name);
-    if (hostFaultsFor(opts.hosts, node).has('kubelet-down')) setKubeletDown(name, true);
-  }
 
   function setKubeletDown(name: string, isDown: boolean): void {
     if (isDown) {
