@@ -146,6 +146,31 @@ describe('a Lease lock through client-node', () => {
     expect(res.httpStatusCode).toBe(201);
   });
 
+  it('renews with server-side apply and merge patches, which need no resourceVersion', async () => {
+    const apply = JSON.stringify({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'proxy-migrate-lock', namespace: 'kube-system' },
+      spec: { renewTime: '2026-01-02T03:04:25.000000Z' },
+    });
+    const base = `${twin.url}/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/proxy-migrate-lock`;
+    const applied = await fetch(`${base}?fieldManager=bot&force=true`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/apply-patch+yaml' },
+      body: apply,
+    });
+    expect(applied.status).toBe(200);
+    const merged = await fetch(base, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ spec: { renewTime: '2026-01-02T03:04:35.5Z' } }),
+    });
+    expect(merged.status).toBe(400);
+    expect(((await merged.json()) as { message: string }).message).toBe(
+      'Lease in version "v1" cannot be handled as a Lease: parsing time "2026-01-02T03:04:35.5Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".5Z" as ".000000"',
+    );
+  });
+
   it('lists Leases with the HOLDER column', async () => {
     const table = rows((await kubectl('get', 'leases', '-n', 'kube-system')).stdout);
     expect(table[0]).toEqual(['NAME', 'HOLDER', 'AGE']);

@@ -91,8 +91,9 @@ export async function handlePatch(
     const merged = def.strategicMerge
       ? strategicMerge(current as unknown as JsonValue, body, def.kind)
       : mergePatch(current as unknown as JsonValue, body);
-    // The applied configuration's resourceVersion, if any, is a precondition (409 Conflict).
-    const expected = applied.metadata.resourceVersion;
+    // The applied configuration's resourceVersion, if any, is a precondition (409 Conflict);
+    // otherwise the patch applies to the current object, even where a PUT must name the RV (Leases).
+    const expected = applied.metadata.resourceVersion ?? current.metadata.resourceVersion;
     const next = fromView(t.def, merged as unknown as KubeObject);
     const updated = registry.update(def, next, expected, { dryRun, subresource });
     sendJson(res, 200, toView(t.def, updated) as unknown as JsonObject);

@@ -98,6 +98,22 @@ describe('node Leases and the node lifecycle monitor', () => {
     h.controllers.stop();
   });
 
+  it('keeps a Lease but never renews it for a kubelet down at boot (spec.hosts)', async () => {
+    const h = await harness({
+      kubernetesVersion: 'v1.33.4',
+      hosts: [{ match: 'legacy-1', faults: ['kubelet-down'] }],
+    });
+    const lease = h.store.get(leases, 'kube-node-lease', 'legacy-1')!;
+    h.clock.advance(30_000);
+    expect(h.store.get(leases, 'kube-node-lease', 'legacy-1')!.metadata.resourceVersion).toBe(
+      lease.metadata.resourceVersion,
+    );
+    h.clock.advance(26_000);
+    expect(ready(h.node('legacy-1'))?.['status']).toBe('Unknown');
+    expect(ready(h.node('cp-1'))?.['status']).toBe('True');
+    h.controllers.stop();
+  });
+
   it('uses the 40 s grace period before 1.32', async () => {
     const h = await harness({ kubernetesVersion: 'v1.31.2' });
     h.controllers.setKubeletDown('blue-1', true, true);
