@@ -35,7 +35,7 @@ export interface PreflightOutcome {
   overview: ClusterOverview;
   report: PreflightReport;
   platform: Platform;
-  poolOf(node: string): string;
+  poolOf: (node: string) => string;
 }
 
 export async function preflightRun(input: PreflightInput): Promise<PreflightOutcome> {
@@ -64,6 +64,12 @@ export async function preflightRun(input: PreflightInput): Promise<PreflightOutc
     const findings = runChecks(checks, ctx, cluster.name, input.suppressed);
     const ov = overview(snapshot, input.poolLabel);
     const report = buildReport(ov, ctx.platform.name, findings, clock.now().toISOString());
-    return { snapshot, overview: ov, report, platform: ctx.platform, poolOf: ctx.poolOf };
+    return {
+      snapshot,
+      overview: ov,
+      report,
+      platform: ctx.platform,
+      poolOf: (node) => ctx.poolOf(node),
+    };
   }
 }

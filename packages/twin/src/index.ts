@@ -114,6 +114,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
         store,
         clock: store.clock,
         hosts,
+        kubernetesVersion,
         runtime: wiring.runtime,
         timings: { startMs: 0, readyMs: 0 },
       });

@@ -232,8 +232,12 @@ export function wireNodeModel(options: {
       const before = faultsByNode.get(nodeName) ?? dataplane.hostFacts(nodeName)?.faults ?? [];
       faultsByNode.set(nodeName, [...faults]);
       dataplane.setHostFaults(nodeName, faults, clock.now());
-      // Only a change in not-ready touches the Node's Ready condition; other faults leave it be.
-      if (before.includes('not-ready') !== faults.includes('not-ready')) {
+      // Only a change in not-ready touches the Node's Ready condition, and only a running kubelet
+      // posts it; a kubelet coming back posts its whole status (controllers.setKubeletDown).
+      const down = faults.includes('kubelet-down');
+      if (before.includes('kubelet-down') !== down) {
+        controllers?.setKubeletDown(nodeName, down, !faults.includes('not-ready'));
+      } else if (!down && before.includes('not-ready') !== faults.includes('not-ready')) {
         controllers?.setNodeReady(nodeName, !faults.includes('not-ready'));
       }
       return true;

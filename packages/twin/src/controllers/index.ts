@@ -11,6 +11,7 @@ import { startDaemonSetController } from './daemonset/controller.js';
 import type { RecordEvent } from './events.js';
 import { createEventRecorder } from './events.js';
 import { startNodeController } from './node-lifecycle/nodes.js';
+import { startNodeHealth } from './node-lifecycle/node-health.js';
 import type { ContainerExit } from './kubelet/pods.js';
 import { startPodLifecycle } from './kubelet/pods.js';
 import type { PodRuntime, PodTimings } from './kubelet/runtime.js';
@@ -34,6 +35,10 @@ export interface ControllerOptions {
   events?: boolean;
   /** Where reconcile errors go; they never crash the twin. Defaults to stderr. */
   onError?: ErrorSink;
+  /** The served release (e.g. v1.33.4): node-monitor-grace-period is 50 s from 1.32, else 40 s. */
+  kubernetesVersion?: string;
+  /** Node Lease heartbeats and the node health monitor that reads them; on by default. */
+  nodeLeases?: boolean;
 }
 
 export interface SettleOptions {
@@ -54,6 +59,11 @@ export interface Controllers {
   setNodeReady(node: string, ready: boolean): void;
   /** A running container exited on its own: the pod goes through CrashLoopBackOff restarts. */
   containerExited(namespace: string, name: string, exit: ContainerExit): boolean;
+  /**
+   * The node's kubelet stops (no Lease renewals) or starts again; on start it posts its status,
+   * Ready as `readyWhenUp` says.
+   */
+  setKubeletDown(node: string, down: boolean, readyWhenUp: boolean): void;
 }
 
 const defaultOnError: ErrorSink = (error, context) => {
@@ -87,6 +97,7 @@ export function startControllers(options: ControllerOptions): Controllers {
   const binder = startBinder(shared);
   const nodes = startNodeController({ ...shared, hosts: options.hosts ?? [] });
   const daemonSets = startDaemonSetController(shared);
+  const heartbeats = startNodeHealth(options, shared);
   let stopped = false;
 
   async function settle(settleOptions: SettleOptions = {}): Promise<void> {
@@ -110,6 +121,7 @@ export function startControllers(options: ControllerOptions): Controllers {
     stop() {
       stopped = true;
       daemonSets.stop();
+      heartbeats.stop();
       nodes.stop();
       binder.stop();
       pods.stop();
@@ -120,5 +132,9 @@ export function startControllers(options: ControllerOptions): Controllers {
     setTimings: (next) => Object.assign(timings, next),
     setNodeReady: (node, ready) => nodes.setNodeReady(node, ready),
     containerExited: (namespace, name, exit) => pods.containerExited(namespace, name, exit),
+    setKubeletDown(node, down, readyWhenUp) {
+      heartbeats.setKubeletDown(node, down);
+      if (!down) nodes.kubeletStarted(node, readyWhenUp);
+    },
   };
 }

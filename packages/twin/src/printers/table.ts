@@ -3,6 +3,7 @@
 
 import { ageSince } from './age.js';
 import { appsPrinters } from './apps.js';
+import { coordinationPrinters } from './coordination.js';
 import { corePrinters } from './core.js';
 import type { Column, Printer } from './util.js';
 import { ageColumn, nameColumn } from './util.js';
@@ -18,7 +19,11 @@ const genericPrinter: Printer = {
   cells: (obj, now) => [obj.metadata.name ?? '', ageSince(obj.metadata.creationTimestamp, now)],
 };
 
-const printers: Record<string, Printer> = { ...corePrinters, ...appsPrinters };
+const printers: Record<string, Printer> = {
+  ...corePrinters,
+  ...appsPrinters,
+  ...coordinationPrinters,
+};
 
 export function printerFor(def: ResourceDef): Printer {
   return printers[def.plural] ?? genericPrinter;

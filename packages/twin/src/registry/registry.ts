@@ -10,6 +10,7 @@ import { GoValue } from '../apimachinery/go-value.js';
 import { pathSegmentName } from './validation/names.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta.js';
 import { strategyFor } from './strategies/index.js';
+import { fromView, storageOf } from './event-views.js';
 import type { ResourceDef } from './resources.js';
 import { resourceFor, resources } from './resources.js';
 import type { ObjectStore } from '../store/store.js';
@@ -295,9 +296,10 @@ export class Registry {
       if (!def) continue;
       applyDefaults(obj, this.allocator);
       strategyFor(def).prepareForSeed?.(obj);
-      const list = byResource.get(def) ?? [];
-      list.push(obj);
-      byResource.set(def, list);
+      // events.k8s.io/v1 Events are kept as the core Events they are a view of.
+      const list = byResource.get(storageOf(def)) ?? [];
+      list.push(fromView(def, obj));
+      byResource.set(storageOf(def), list);
     }
     // Namespaces first, so every later bucket sees its namespace (order matters only for RVs).
     const ordered = [...byResource.entries()].sort(

@@ -110,6 +110,29 @@ export const resources: readonly ResourceDef[] = [
     namespaced: true,
   }),
   row('coordination.k8s.io', 'v1', { kind: 'Lease', plural: 'leases', namespaced: true }),
+  // A view of the core Events above (same storage): registry/event-views.ts.
+  row('events.k8s.io', 'v1', {
+    kind: 'Event',
+    plural: 'events',
+    namespaced: true,
+    shortNames: ['ev'],
+  }),
+  // authorization.k8s.io: create-only reviews, never stored (server/authorization/).
+  ...(
+    [
+      ['LocalSubjectAccessReview', true],
+      ['SelfSubjectAccessReview', false],
+      ['SelfSubjectRulesReview', false],
+      ['SubjectAccessReview', false],
+    ] as const
+  ).map(([kind, namespaced]) =>
+    row('authorization.k8s.io', 'v1', {
+      kind,
+      plural: `${kind.toLowerCase()}s`,
+      namespaced,
+      verbs: ['create'],
+    }),
+  ),
   row('monitoring.coreos.com', 'v1', {
     kind: 'PrometheusRule',
     plural: 'prometheusrules',

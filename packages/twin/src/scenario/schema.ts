@@ -9,6 +9,7 @@ export const hostFaults = [
   'ipvs-cleanup-skipped',
   'not-ready',
   'kernel-reboot-rollback',
+  'kubelet-down',
 ] as const;
 export type HostFault = (typeof hostFaults)[number];
 

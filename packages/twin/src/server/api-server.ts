@@ -5,6 +5,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { HostFaultHooks } from './admin/admin.js';
 import { handleAdmin } from './admin/admin.js';
+import { handleAccessReview, isAccessReview } from './authorization/access-reviews.js';
 import type { ExecProvider } from './streams/exec.js';
 import { defaultExecProvider, parseExecParams } from './streams/exec.js';
 import type { ApiFault } from './admin/faults.js';
@@ -104,6 +105,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // Reached without an Upgrade header: the apiserver's answer to a plain request.
       throw badRequest('Upgrade request required');
     }
+    if (isAccessReview(target)) return handleAccessReview(req, res, target);
     switch (method) {
       case 'GET': {
         const trackWatch = (stop: () => void) => streams.add('watch', info.resource, stop);

@@ -36,6 +36,11 @@ export function sendError(res: ServerResponse, error: ApiError): void {
 const maxBody = 16 * 1024 * 1024;
 
 export async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBodyBytes(req)).toString('utf8');
+}
+
+/** The raw body, for binary media types such as protobuf. */
+export async function readBodyBytes(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -44,7 +49,7 @@ export async function readBody(req: IncomingMessage): Promise<string> {
     if (size > maxBody) throw new ApiError(413, 'BadRequest', 'the request body is too large');
     chunks.push(buf);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 export function parseJsonBody(text: string): JsonValue {

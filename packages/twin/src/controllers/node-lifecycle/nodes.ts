@@ -13,6 +13,7 @@ import { condition, conditions, nodesDef, withCondition } from '../kube.js';
 import type { TaintEffect } from '../scheduler/taints.js';
 import { nodeTaints, taintKeys } from '../scheduler/taints.js';
 import type { ErrorSink } from '../work-queue.js';
+import type { RecordEvent } from '../events.js';
 import { createWorkQueue } from '../work-queue.js';
 
 export interface NodeControllerOptions {
@@ -21,11 +22,14 @@ export interface NodeControllerOptions {
   scheduler: Scheduler;
   hosts: readonly HostSpec[];
   onError: ErrorSink;
+  recordEvent?: RecordEvent;
 }
 
 export interface NodeController {
   /** Sets the node's Ready condition as its kubelet would report it. */
   setNodeReady(node: string, ready: boolean): void;
+  /** A restarted kubelet posts its status: the conditions the controller made Unknown, Ready. */
+  kubeletStarted(node: string, ready: boolean): void;
   stop(): void;
 }
 
@@ -37,6 +41,13 @@ export function hostFaultsFor(hosts: readonly HostSpec[], node: KubeObject): Set
 }
 
 const managedKeys = new Set<string>(Object.values(taintKeys));
+
+/** The healthy pressure conditions a kubelet posts (pkg/kubelet/nodestatus/setters.go). */
+const kubeletPressure: [string, string, string][] = [
+  ['MemoryPressure', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
+  ['DiskPressure', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
+  ['PIDPressure', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
+];
 
 /** The taints TaintNodesByCondition (and taint-based eviction) derive from a node's state. */
 export function conditionTaints(node: KubeObject): [string, TaintEffect][] {
@@ -114,6 +125,36 @@ export function startNodeController(opts: NodeControllerOptions): NodeController
     const list = withCondition(conditions(node), { ...next, lastHeartbeatTime: now }, now);
     const status = { ...asRecord(node['status']), conditions: list };
     registry.update(nodesDef, { ...node, status }, undefined, { subresource: 'status' });
+    // nodestatus.ReadyCondition records the transition against the kubelet's nodeRef (UID = name).
+    if (old?.['status'] !== next.status) {
+      const event = ready ? 'NodeReady' : 'NodeNotReady';
+      opts.recordEvent?.(
+        { apiVersion: '', kind: 'Node', metadata: { name, uid: name } },
+        'Normal',
+        event,
+        `Node ${name} status is now: ${event}`,
+        { component: 'kubelet', host: name },
+      );
+    }
+  }
+
+  function kubeletStarted(name: string, ready: boolean): void {
+    const node = store.get(nodesDef, undefined, name);
+    if (!node) return;
+    const now = clock.timestamp();
+    let list = conditions(node);
+    let changed = false;
+    for (const [type, reason, message] of kubeletPressure) {
+      if (condition(node, type)?.['status'] !== 'Unknown') continue;
+      const next = { type, status: 'False', reason, message, lastHeartbeatTime: now };
+      list = withCondition(list, next, now);
+      changed = true;
+    }
+    if (changed) {
+      const status = { ...asRecord(node['status']), conditions: list };
+      registry.update(nodesDef, { ...node, status }, undefined, { subresource: 'status' });
+    }
+    setNodeReady(name, ready);
   }
 
   function onChange(event: ChangeEvent): void {
@@ -139,6 +180,7 @@ export function startNodeController(opts: NodeControllerOptions): NodeController
   }
   return {
     setNodeReady,
+    kubeletStarted,
     stop() {
       unsubscribe();
       queue.stop();

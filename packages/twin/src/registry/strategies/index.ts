@@ -8,6 +8,7 @@ import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain } from '../valid
 import { configMapStrategy } from './configmap.js';
 import { daemonSetStrategy } from './daemonset.js';
 import { metaStrategy } from './generic.js';
+import { leaseStrategy } from './lease.js';
 import { nodeStrategy } from './node.js';
 import { podStrategy } from './pod.js';
 
@@ -26,6 +27,7 @@ const strategies: Readonly<Record<string, ResourceStrategy>> = {
   // The Deployment strategy resets status on create, as every workload strategy does.
   deployments: metaStrategy(builtIn, { prepareForCreate: (d) => void (d['status'] = {}) }),
   controllerrevisions: metaStrategy(builtIn),
+  leases: leaseStrategy,
   // Custom resources: the generic ObjectMeta rules with DNS-subdomain names, no kube finalizer rule.
   prometheusrules: metaStrategy({ namespaced: true, nameFn: nameIsDNSSubdomain }),
 };

@@ -13,6 +13,7 @@ import {
 } from '../../apimachinery/label-selector.js';
 import type { ResourceDef } from '../../registry/resources.js';
 import { groupVersion } from '../../registry/resources.js';
+import { storedFieldSelector, toView } from '../../registry/event-views.js';
 import type { ObjectStore } from '../../store/store.js';
 import type { JsonObject, KubeObject } from '../../apimachinery/types.js';
 
@@ -32,7 +33,8 @@ export function selectionFrom(
   name?: string,
 ): Selection {
   try {
-    const fields = parseFieldSelector(query.get('fieldSelector') ?? '', def.plural, served);
+    const input = storedFieldSelector(def, query.get('fieldSelector') ?? '');
+    const fields = parseFieldSelector(input, def.plural, served);
     if (name !== undefined) fields.push({ field: 'metadata.name', negate: false, value: name });
     return { labels: parseLabelSelector(query.get('labelSelector') ?? ''), fields };
   } catch (error) {
@@ -130,6 +132,6 @@ export function listBody(def: ResourceDef, result: ListResult): JsonObject {
     kind: `${def.kind}List`,
     apiVersion: groupVersion(def),
     metadata,
-    items: result.items as unknown as JsonObject[],
+    items: result.items.map((item) => toView(def, item)) as unknown as JsonObject[],
   };
 }

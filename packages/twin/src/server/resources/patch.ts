@@ -19,6 +19,7 @@ import { strategicMerge, StrategicMergeError } from '../../apimachinery/strategi
 import type { JsonObject, JsonValue, KubeObject } from '../../apimachinery/types.js';
 import { isJsonObject, omit } from '../../apimachinery/types.js';
 import { decodeBody, objectFromBody, subresourceOf } from './write.js';
+import { fromView, storageOf, toView } from '../../registry/event-views.js';
 
 const jsonPatch = 'application/json-patch+json';
 const merge = 'application/merge-patch+json';
@@ -65,7 +66,7 @@ export async function handlePatch(
   query: URLSearchParams,
   t: ResourceTarget,
 ): Promise<void> {
-  const { def } = t;
+  const def = storageOf(t.def);
   if (t.name === undefined)
     throw methodNotAllowed('the server does not allow this method on the requested resource');
   const subresource = subresourceOf(t);
@@ -74,37 +75,39 @@ export async function handlePatch(
     throw unsupportedMediaType(type, acceptedTypes(def.strategicMerge));
   const dryRun = dryRunOf(query);
   const text = await readBody(req);
-  const current = registry.store.get(def, t.namespace, t.name);
+  const stored = registry.store.get(def, t.namespace, t.name);
+  // events.k8s.io Events are patched in their own shape, then stored as core Events.
+  const current = stored && toView(t.def, stored);
 
   if (type === apply) {
     const applied = objectFromBody(decodeBody(text, apply), t, true);
     if (!current) {
-      if (subresource) throw notFound({ resource: def.plural, group: def.group, name: t.name });
-      sendJson(res, 201, registry.create(def, applied, { dryRun }) as unknown as JsonObject);
+      if (subresource) throw notFound({ resource: def.plural, group: t.def.group, name: t.name });
+      const created = registry.create(def, fromView(t.def, applied), { dryRun });
+      sendJson(res, 201, toView(t.def, created) as unknown as JsonObject);
       return;
     }
     const body = { ...applied, metadata: omit(applied.metadata, 'resourceVersion') } as JsonValue;
     const merged = def.strategicMerge
       ? strategicMerge(current as unknown as JsonValue, body, def.kind)
       : mergePatch(current as unknown as JsonValue, body);
-    // The applied configuration's resourceVersion, if any, is a precondition (409 Conflict).
-    const expected = applied.metadata.resourceVersion;
-    const updated = registry.update(def, merged as unknown as KubeObject, expected, {
-      dryRun,
-      subresource,
-    });
-    sendJson(res, 200, updated as unknown as JsonObject);
+    // The applied configuration's resourceVersion, if any, is a precondition (409 Conflict);
+    // otherwise the patch applies to the current object, even where a PUT must name the RV (Leases).
+    const expected = applied.metadata.resourceVersion ?? current.metadata.resourceVersion;
+    const next = fromView(t.def, merged as unknown as KubeObject);
+    const updated = registry.update(def, next, expected, { dryRun, subresource });
+    sendJson(res, 200, toView(t.def, updated) as unknown as JsonObject);
     return;
   }
 
-  if (!current) throw notFound({ resource: def.plural, group: def.group, name: t.name });
+  if (!current) throw notFound({ resource: def.plural, group: t.def.group, name: t.name });
   const patched = applyPatch(type, current, text, def.kind);
   if (!isJsonObject(patched))
     throw invalidPatch(def.kind, t.name, 'the patched document is not an object');
-  const result = objectFromBody(patched, t);
+  const result = fromView(t.def, objectFromBody(patched, t));
   // A patch that carries metadata.resourceVersion is a precondition (409 Conflict), as in the
   // apiserver.
   const rv = result.metadata.resourceVersion;
   const updated = registry.update(def, result, rv, { dryRun, subresource });
-  sendJson(res, 200, updated as unknown as JsonObject);
+  sendJson(res, 200, toView(t.def, updated) as unknown as JsonObject);
 }

@@ -11,6 +11,7 @@ import type { IncludeObject } from '../../printers/table.js';
 import { toTable } from '../../printers/table.js';
 import type { JsonObject } from '../../apimachinery/types.js';
 import { serveWatch } from './watch.js';
+import { toView } from '../../registry/event-views.js';
 
 export interface ReadContext {
   store: ObjectStore;
@@ -77,6 +78,6 @@ export function handleGet(
         now,
         resourceVersion: obj.metadata.resourceVersion ?? '',
       })
-    : (obj as unknown as JsonObject);
+    : (toView(def, obj) as unknown as JsonObject);
   sendJson(res, 200, body);
 }

@@ -9,6 +9,7 @@ import type { Selection } from './list.js';
 import { isEmptySelection, matches } from './list.js';
 import type { ResourceDef } from '../../registry/resources.js';
 import { groupVersion } from '../../registry/resources.js';
+import { toView } from '../../registry/event-views.js';
 import type { ChangeEvent, ObjectStore } from '../../store/store.js';
 import type { IncludeObject } from '../../printers/table.js';
 import { toTable } from '../../printers/table.js';
@@ -112,7 +113,9 @@ export function serveWatch(
       first = false;
       return `${JSON.stringify({ type, object: table })}\n`;
     }
-    return `${JSON.stringify({ type, object })}\n`;
+    const wire =
+      type === 'ERROR' || type === 'BOOKMARK' ? object : toView(w.def, object as KubeObject);
+    return `${JSON.stringify({ type, object: wire })}\n`;
   };
   let closed = false;
   const timers: NodeJS.Timeout[] = [];

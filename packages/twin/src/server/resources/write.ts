@@ -4,13 +4,29 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import {
+  ApiError,
   badRequest,
   methodNotAllowed,
   pageNotFound,
   unsupportedMediaType,
 } from '../../apimachinery/errors.js';
-import { dryRunOf, mediaType, parseJsonBody, queryInt, readBody, sendJson } from '../http-util.js';
+import {
+  dryRunOf,
+  mediaType,
+  parseJsonBody,
+  queryInt,
+  readBody,
+  readBodyBytes,
+  sendJson,
+} from '../http-util.js';
+import {
+  decodeProtobuf,
+  ProtobufError,
+  protobufMediaType,
+} from '../../apimachinery/protobuf/envelope.js';
 import { listObjects } from './list.js';
+import { decodeTypedFields } from './typed-decode.js';
+import { fromView, storageOf, toView } from '../../registry/event-views.js';
 import type { Version } from '../../node/versions.js';
 import type { Registry } from '../../registry/registry.js';
 import type { ResourceDef } from '../../registry/resources.js';
@@ -33,6 +49,35 @@ export function decodeBody(text: string, contentType: string): JsonValue {
     }
   }
   throw unsupportedMediaType(type, ['application/json', 'application/yaml']);
+}
+
+/**
+ * A create or update body in any media type the apiserver reads: JSON, YAML, or (for built-in
+ * kinds, which kubectl's typed clients send that way) protobuf. Custom resources have no protobuf
+ * form, so they answer 415 as the real apiserver does.
+ */
+export function decodeRequestBody(raw: Buffer, contentType: string, def: ResourceDef): JsonValue {
+  const type = mediaType(contentType);
+  if (type !== protobufMediaType) {
+    if (!['application/json', 'application/yaml', ''].includes(type)) {
+      const accepted = ['application/json', 'application/yaml'];
+      throw unsupportedMediaType(
+        type,
+        def.strategicMerge ? [...accepted, protobufMediaType] : accepted,
+      );
+    }
+    return decodeBody(raw.toString('utf8'), contentType);
+  }
+  if (!def.strategicMerge)
+    throw unsupportedMediaType(type, ['application/json', 'application/yaml']);
+  try {
+    return decodeProtobuf(raw);
+  } catch (error) {
+    if (!(error instanceof ProtobufError)) throw error;
+    throw new ApiError(415, 'UnsupportedMediaType', error.message, {
+      causes: [{ reason: 'UnsupportedMediaType', message: type }],
+    });
+  }
 }
 
 function text(v: unknown): string {
@@ -80,7 +125,9 @@ export function objectFromBody(
     );
   }
   if (t.name !== undefined) metadata.name = t.name;
-  return { ...body, apiVersion: gv, kind: def.kind, metadata };
+  const obj: KubeObject = { ...body, apiVersion: gv, kind: def.kind, metadata };
+  decodeTypedFields(def, obj);
+  return obj;
 }
 
 /** The subresource a write targets: `status` where the resource has one, else 404. */
@@ -104,8 +151,14 @@ export async function handleCreate(
     throw methodNotAllowed('the server does not allow this method on the requested resource');
   }
   const dryRun = dryRunOf(query);
-  const obj = objectFromBody(decodeBody(await readBody(req), req.headers['content-type'] ?? ''), t);
-  sendJson(res, 201, registry.create(t.def, obj, { dryRun }) as unknown as JsonObject);
+  const body = decodeRequestBody(
+    await readBodyBytes(req),
+    req.headers['content-type'] ?? '',
+    t.def,
+  );
+  const obj = fromView(t.def, objectFromBody(body, t));
+  const created = registry.create(storageOf(t.def), obj, { dryRun });
+  sendJson(res, 201, toView(t.def, created) as unknown as JsonObject);
 }
 
 export async function handleUpdate(
@@ -119,10 +172,18 @@ export async function handleUpdate(
     throw methodNotAllowed('the server does not allow this method on the requested resource');
   const subresource = subresourceOf(t);
   const dryRun = dryRunOf(query);
-  const obj = objectFromBody(decodeBody(await readBody(req), req.headers['content-type'] ?? ''), t);
+  const body = decodeRequestBody(
+    await readBodyBytes(req),
+    req.headers['content-type'] ?? '',
+    t.def,
+  );
+  const obj = fromView(t.def, objectFromBody(body, t));
   const rv = obj.metadata.resourceVersion;
-  const updated = registry.update(t.def, obj, rv === '' ? undefined : rv, { dryRun, subresource });
-  sendJson(res, 200, updated as unknown as JsonObject);
+  const def = storageOf(t.def);
+  // A PUT that creates (AllowCreateOnUpdate, e.g. Leases) answers 201, as Store.Update reports.
+  const existed = registry.store.get(def, obj.metadata.namespace, obj.metadata.name ?? '');
+  const updated = registry.update(def, obj, rv === '' ? undefined : rv, { dryRun, subresource });
+  sendJson(res, existed ? 200 : 201, toView(t.def, updated) as unknown as JsonObject);
 }
 
 interface DeleteBody {
@@ -172,13 +233,13 @@ export async function handleDelete(
 ): Promise<void> {
   if (t.subresource !== undefined)
     throw methodNotAllowed('the server does not allow this method on the requested resource');
-  const { def } = t;
+  const def = storageOf(t.def);
   const options = deleteOptions(await readBody(req), req.headers['content-type'] ?? '', query);
   if (t.name === undefined) {
     const unpaged = new URLSearchParams(query);
     unpaged.delete('limit');
     unpaged.delete('continue');
-    const items = listObjects(registry.store, def, t.namespace, unpaged, served).items;
+    const items = listObjects(registry.store, t.def, t.namespace, unpaged, served).items;
     const deleted = items.map((item) =>
       registry.delete(def, item.metadata.namespace, item.metadata.name ?? '', {
         dryRun: options.dryRun,
@@ -186,10 +247,10 @@ export async function handleDelete(
       }),
     );
     sendJson(res, 200, {
-      kind: `${def.kind}List`,
-      apiVersion: groupVersion(def),
+      kind: `${t.def.kind}List`,
+      apiVersion: groupVersion(t.def),
       metadata: { resourceVersion: String(registry.store.resourceVersion) },
-      items: deleted as unknown as JsonObject[],
+      items: deleted.map((item) => toView(t.def, item)) as unknown as JsonObject[],
     });
     return;
   }
@@ -197,7 +258,7 @@ export async function handleDelete(
   const stillThere = registry.store.get(def, t.namespace, t.name) !== undefined;
   const body =
     stillThere || returnsDeletedObject.has(def.plural)
-      ? (result as unknown as JsonObject)
-      : successStatus(def, result);
+      ? (toView(t.def, result) as unknown as JsonObject)
+      : successStatus(t.def, result);
   sendJson(res, 200, body);
 }
