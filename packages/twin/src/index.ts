@@ -106,7 +106,8 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
   let api: ApiServer | undefined;
   try {
     if (options.controllers !== false) {
-      wiring = wireNodeModel({ registry, clock: store.clock, kubernetesVersion, hosts });
+      const images = scenario.header.spec.images;
+      wiring = wireNodeModel({ registry, clock: store.clock, kubernetesVersion, hosts, images });
       // A scenario describes a cluster that is already up: its DaemonSet pods start with no delay
       // while the twin boots, and with the normal kubelet delays afterwards.
       controllers = startControllers({

@@ -10,7 +10,7 @@ import { createEventRecorder } from './controllers/events.js';
 import { ClusterDataplane } from './node/index.js';
 import type { Registry } from './registry/registry.js';
 import { resourceFor } from './registry/resources.js';
-import type { HostFault, HostSpec } from './scenario/schema.js';
+import type { HostFault, HostSpec, ImageSpec } from './scenario/schema.js';
 import type { KubeObject } from './apimachinery/types.js';
 
 /**
@@ -38,10 +38,6 @@ export function isKubeProxyPod(pod: KubeObject): boolean {
 
 function nodeNameOf(pod: KubeObject): string | undefined {
   return (pod.spec as { nodeName?: string } | undefined)?.nodeName;
-}
-
-function hostNetworkOf(pod: KubeObject): boolean {
-  return (pod.spec as { hostNetwork?: boolean } | undefined)?.hostNetwork === true;
 }
 
 const MONTHS = 12;
@@ -84,12 +80,14 @@ export function wireNodeModel(options: {
   clock: Clock;
   kubernetesVersion: string;
   hosts: readonly HostSpec[];
+  images?: readonly ImageSpec[];
 }): NodeWiring {
   const { registry, clock } = options;
   const store = registry.store;
   const dataplane = new ClusterDataplane({
     kubernetesVersion: options.kubernetesVersion,
     hosts: [...options.hosts],
+    images: options.images ?? [],
   });
   const recordEvent = createEventRecorder(registry, clock);
   const all = (plural: string): KubeObject[] => store.list(resourceFor(plural)).items;
@@ -190,11 +188,9 @@ export function wireNodeModel(options: {
     if (nodeName === undefined) {
       return Promise.resolve({ exitCode: 126, stdout: '', stderr: 'pod is not bound to a node\n' });
     }
-    return Promise.resolve(
-      dataplane.exec(nodeName, req.command, clock.now(), {
-        hostNetwork: hostNetworkOf(req.pod) || isKubeProxyPod(req.pod),
-      }),
-    );
+    // The process sees its container: the image's tools, its capabilities, its namespaces.
+    const container = dataplane.execContainer(req.pod, req.container, isKubeProxyPod(req.pod));
+    return Promise.resolve(dataplane.exec(nodeName, req.command, clock.now(), { container }));
   };
 
   const logs: LogsProvider = (pod) => {

@@ -2,14 +2,18 @@
 // wiring (DaemonSet controller, exec, logs) with plain calls and explicit times. Deterministic:
 // no timers, no randomness; the same calls in the same order give the same answers.
 
-import type { HostFault, HostSpec } from '../scenario/schema.js';
+import type { HostFault, HostSpec, ImageSpec } from '../scenario/schema.js';
 import type { KubeObject } from '../apimachinery/types.js';
 import { buildCatalog, emptyCatalog, type ServiceCatalog } from './dataplane/catalog.js';
 import { runCommand } from './commands/commands.js';
 import type { CommandResult, NodeChange } from './commands/types.js';
+import { execContainer, type ContainerContext } from './container/context.js';
+import { imageContents } from './container/images.js';
 import { emptyDataplane, type Dataplane } from './dataplane/dataplane.js';
 import { initialSysctls, resolveHostFacts, type HostFacts, type HostSysctls } from './host/host.js';
-import { resolveKubeProxyConfig } from './kube-proxy/config.js';
+import { resolveKubeProxyConfig, type ConfigResolution } from './kube-proxy/config.js';
+import { IMAGE_NFT } from './kube-proxy/startup-checks.js';
+import { asString } from '../apimachinery/types.js';
 import {
   exitOnConfigChange,
   startKubeProxy,
@@ -29,11 +33,28 @@ export type { ProbeResult, ProbeTarget } from './reachability/reachability.js';
 export type { HostFacts } from './host/host.js';
 export type { KubeProxyRuntime, ProxyEvent, ProxyPhase } from './kube-proxy/kube-proxy.js';
 export type { Dataplane } from './dataplane/dataplane.js';
+export type { ContainerContext } from './container/context.js';
+export { containerContext } from './container/context.js';
+
+/** kube-proxy checks the nft of its own image: a `spec.images` entry for it, unless annotated. */
+function withImageNft(
+  resolution: ConfigResolution,
+  pod: KubeObject,
+  images: readonly ImageSpec[],
+): ConfigResolution {
+  if (!resolution.ok || resolution.config.containerNft !== undefined) return resolution;
+  const image = asString(kubeProxyContainer(pod)['image']);
+  const nft = imageContents(image, images, IMAGE_NFT).nft;
+  if (nft === undefined || nft === IMAGE_NFT) return resolution;
+  return { ...resolution, config: { ...resolution.config, containerNft: nft } };
+}
 
 export interface ClusterDataplaneOptions {
   /** The cluster's version; a kube-proxy image tag (`:v1.32.1`) overrides it for that pod. */
   readonly kubernetesVersion: string;
   readonly hosts?: readonly HostSpec[];
+  /** Scenario `spec.images`: the nft and tools of each image, for exec into its containers. */
+  readonly images?: readonly ImageSpec[];
 }
 
 export interface PodStartResult {
@@ -51,8 +72,13 @@ export interface PodStartResult {
 }
 
 export interface ExecOptions {
-  /** The pod uses the host's network namespace (kube-proxy and probe pods do). Default true. */
+  /**
+   * The pod uses the host's network namespace (kube-proxy and probe pods do). Default: the
+   * container's (host network without a container).
+   */
   readonly hostNetwork?: boolean;
+  /** The container the command runs in (image, capabilities, namespaces); default: the host. */
+  readonly container?: ContainerContext;
 }
 
 interface NodeRecord extends NodeState {
@@ -69,11 +95,13 @@ export class ClusterDataplane implements ClusterView {
   private readonly nodes = new Map<string, NodeRecord>();
   private readonly byAddress = new Map<string, string>();
   private readonly hosts: readonly HostSpec[];
+  private readonly images: readonly ImageSpec[];
   private readonly clusterVersion: Version;
   private current: ServiceCatalog = emptyCatalog;
 
   constructor(options: ClusterDataplaneOptions) {
     this.hosts = options.hosts ?? [];
+    this.images = options.images ?? [];
     this.clusterVersion = parseKubeVersion(options.kubernetesVersion) ?? {
       major: 1,
       minor: 33,
@@ -151,7 +179,7 @@ export class ClusterDataplane implements ClusterView {
     const outcome = startKubeProxy({
       podName,
       version,
-      resolution: resolveKubeProxyConfig(pod, configMaps, version),
+      resolution: withImageNft(resolveKubeProxyConfig(pod, configMaps, version), pod, this.images),
       facts: rec.facts,
       dataplane: rec.dataplane,
       catalog: this.current,
@@ -239,6 +267,11 @@ export class ClusterDataplane implements ClusterView {
     this.sync(rec, now);
   }
 
+  /** The container an exec runs in: its image's nft and tools, capabilities and namespaces. */
+  execContainer(pod: KubeObject, container: string, kubeProxyPod: boolean): ContainerContext {
+    return execContainer(pod, container, this.images, kubeProxyPod);
+  }
+
   exec(
     nodeName: string,
     argv: readonly string[],
@@ -250,10 +283,9 @@ export class ClusterDataplane implements ClusterView {
       if (change.dataplane) rec.dataplane = change.dataplane;
       if (change.sysctls) rec.sysctls = change.sysctls;
     };
-    return runCommand(
-      { view: this, nodeName, now, hostNetwork: options.hostNetwork ?? true, apply },
-      argv,
-    );
+    const container = options.container;
+    const hostNetwork = options.hostNetwork ?? container?.podIP === undefined;
+    return runCommand({ view: this, nodeName, now, hostNetwork, apply, container }, argv);
   }
 
   /** Log lines of a kube-proxy pod's current (or previous) container. */
