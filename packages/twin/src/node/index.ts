@@ -89,6 +89,8 @@ interface NodeRecord extends NodeState {
   proxy: KubeProxyRuntime | undefined;
   faults: readonly HostFault[] | undefined;
   podLogs: Map<string, { current: readonly string[]; previous: readonly string[] }>;
+  /** kube-proxy started but has not run its first sync yet: it programs nothing until syncNow. */
+  firstSyncPending: boolean;
 }
 
 export class ClusterDataplane implements ClusterView {
@@ -131,6 +133,7 @@ export class ClusterDataplane implements ClusterView {
         proxy: undefined,
         faults: undefined,
         podLogs: new Map(),
+        firstSyncPending: false,
       });
     this.index(this.record(name));
   }
@@ -166,12 +169,17 @@ export class ClusterDataplane implements ClusterView {
     return name === undefined ? undefined : this.nodes.get(name);
   }
 
-  /** A kube-proxy container started on the node: runs kube-proxy's startup against its host. */
+  /**
+   * A kube-proxy container started on the node: runs kube-proxy's startup against its host. With
+   * `deferFirstSync` it stops before the first sync (cleanup done, nothing programmed yet) until
+   * syncNow: the window in which the node has no Service routing.
+   */
   podStarted(
     nodeName: string,
     pod: KubeObject,
     configMaps: readonly KubeObject[],
     now: number,
+    options: { deferFirstSync?: boolean } = {},
   ): PodStartResult {
     const rec = this.record(nodeName);
     const podName = pod.metadata.name ?? 'kube-proxy';
@@ -184,7 +192,9 @@ export class ClusterDataplane implements ClusterView {
       dataplane: rec.dataplane,
       catalog: this.current,
       now,
+      deferFirstSync: options.deferFirstSync === true,
     });
+    rec.firstSyncPending = options.deferFirstSync === true && outcome.runtime.phase === 'running';
     rec.dataplane = outcome.dataplane;
     rec.proxy = outcome.runtime;
     rec.sysctls = { ...rec.sysctls, ...outcome.sysctls };
@@ -219,8 +229,17 @@ export class ClusterDataplane implements ClusterView {
     for (const rec of this.nodes.values()) this.sync(rec, now);
   }
 
+  /** kube-proxy's first sync, when the wiring's timing says; false if that run is gone. */
+  syncNow(nodeName: string, podName: string, now: number): boolean {
+    const rec = this.nodes.get(nodeName);
+    if (!rec?.firstSyncPending || rec.proxy?.podName !== podName) return false;
+    rec.firstSyncPending = false;
+    this.sync(rec, now);
+    return rec.proxy.phase === 'running';
+  }
+
   private sync(rec: NodeRecord, now: number): void {
-    if (rec.proxy?.phase !== 'running') return;
+    if (rec.proxy?.phase !== 'running' || rec.firstSyncPending) return;
     const r = syncKubeProxy(rec.proxy, rec.dataplane, this.current, rec.facts, now);
     rec.proxy = r.runtime;
     rec.dataplane = r.dataplane;
@@ -247,9 +266,10 @@ export class ClusterDataplane implements ClusterView {
    * A ConfigMap was written. kube-proxy watches its --config file and exits with "content of the
    * proxy server's configuration file was updated"; returns the nodes whose kube-proxy exited.
    */
-  configMapChanged(configMap: KubeObject, now: number): string[] {
+  configMapChanged(configMap: KubeObject, now: number, onlyNode?: string): string[] {
     const exited: string[] = [];
     for (const rec of this.nodes.values()) {
+      if (onlyNode !== undefined && rec.name !== onlyNode) continue;
       const rt = rec.proxy;
       if (rt?.phase !== 'running' || rt.config?.configMapName !== configMap.metadata.name) continue;
       rec.proxy = exitOnConfigChange(rt, now);
