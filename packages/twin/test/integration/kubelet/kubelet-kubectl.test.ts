@@ -155,6 +155,22 @@ describe('a ConfigMap change and kube-proxy’s first sync', () => {
   });
 });
 
+describe('a Terminating pod', () => {
+  it('refuses exec once its container is stopped, before the pod is gone', async () => {
+    const pod = await kubeProxyOn('blue-2');
+    await ok(...ns, 'delete', 'pod', pod, '--wait=false');
+    // The kubelet sees the deletion on its next step and stops the container (1 s to stop).
+    clock.advance(0);
+    const row = rows(await ok(...ns, 'get', 'pod', pod)).find((r) => r[0] === pod);
+    expect(row?.[2]).toBe('Terminating');
+    expect((await exec(pod, 'uname', '-r')).stderr).toBe(
+      'error: Internal error occurred: unable to upgrade connection: container not found ("kube-proxy")\n',
+    );
+    clock.advance(1000);
+    expect((await kubectl(...ns, 'get', 'pod', pod)).code).toBe(1);
+  });
+});
+
 describe('a node whose kubelet is down', () => {
   it('keeps a deleted pod Terminating, fails exec and logs, and goes NotReady', async () => {
     const setFaults = (faults: string[]) =>
