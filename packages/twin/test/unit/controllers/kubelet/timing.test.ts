@@ -75,10 +75,18 @@ describe('ConfigMap volumes', () => {
     h.clock.advance(10_000 - (h.clock.now() - t0));
     const cm = h.store.get(configmaps, 'kube-system', 'kube-proxy')!;
     const data = asRecord(cm['data']);
-    h.registry.update(configmaps, { ...cm, data: { ...data, 'config.conf': 'mode: nftables\n' } });
+    h.registry.update(
+      configmaps,
+      { ...cm, data: { ...data, 'config.conf': 'mode: nftables\n' } },
+      undefined,
+    );
     // A second edit before the sync is delivered with it.
     const again = h.store.get(configmaps, 'kube-system', 'kube-proxy')!;
-    h.registry.update(configmaps, { ...again, data: { ...data, 'config.conf': 'mode: ipvs\n' } });
+    h.registry.update(
+      configmaps,
+      { ...again, data: { ...data, 'config.conf': 'mode: ipvs\n' } },
+      undefined,
+    );
     h.clock.advance(49_999);
     expect(updates).toEqual([]);
     h.clock.advance(1);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../../../src/apimachinery/types.js';
+import type { JsonObject, KubeObject } from '../../../../src/apimachinery/types.js';
 import { containerLogError } from '../../../../src/server/streams/log-status.js';
 import { dialError, encodeValues, kubeletURL } from '../../../../src/server/streams/kubelet.js';
 
-function pod(status: Record<string, unknown>): KubeObject {
+function pod(status: JsonObject): KubeObject {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns' }, status };
 }
-const cs = (extra: Record<string, unknown>) => ({ containerStatuses: [{ name: 'c', ...extra }] });
+const cs = (extra: JsonObject): JsonObject => ({ containerStatuses: [{ name: 'c', ...extra }] });
 
 describe('the kubelet’s log checks (validateContainerLogStatus)', () => {
   it('refuses --previous without a terminated previous container', () => {
