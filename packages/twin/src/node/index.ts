@@ -7,21 +7,17 @@ import type { KubeObject } from '../apimachinery/types.js';
 import { buildCatalog, emptyCatalog, type ServiceCatalog } from './dataplane/catalog.js';
 import { runCommand } from './commands/commands.js';
 import type { CommandResult, NodeChange } from './commands/types.js';
-import { execContainer, type ContainerContext } from './container/context.js';
-import { imageContents } from './container/images.js';
+import type { ContainerContext } from './container/context.js';
+import { execContainer, withImageNft } from './container/kube-proxy-image.js';
 import { emptyDataplane, type Dataplane } from './dataplane/dataplane.js';
 import { initialSysctls, resolveHostFacts, type HostFacts, type HostSysctls } from './host/host.js';
-import { resolveKubeProxyConfig, type ConfigResolution } from './kube-proxy/config.js';
-import { IMAGE_NFT } from './kube-proxy/startup-checks.js';
-import { asString } from '../apimachinery/types.js';
+import { resolveKubeProxyConfig } from './kube-proxy/config.js';
 import {
   exitOnConfigChange,
   startKubeProxy,
   stopKubeProxy,
   syncKubeProxy,
   type KubeProxyRuntime,
-  type ProxyEvent,
-  type ProxyPhase,
 } from './kube-proxy/kube-proxy.js';
 import { imageVersion, kubeProxyContainer } from './kube-proxy/pod-spec.js';
 import { probe, type ProbeResult, type ProbeTarget } from './reachability/reachability.js';
@@ -34,52 +30,9 @@ export type { HostFacts } from './host/host.js';
 export type { KubeProxyRuntime, ProxyEvent, ProxyPhase } from './kube-proxy/kube-proxy.js';
 export type { Dataplane } from './dataplane/dataplane.js';
 export type { ContainerContext } from './container/context.js';
+export type { ClusterDataplaneOptions, ExecOptions, PodStartResult } from './types.js';
+import type { ClusterDataplaneOptions, ExecOptions, PodStartResult } from './types.js';
 export { containerContext } from './container/context.js';
-
-/** kube-proxy checks the nft of its own image: a `spec.images` entry for it, unless annotated. */
-function withImageNft(
-  resolution: ConfigResolution,
-  pod: KubeObject,
-  images: readonly ImageSpec[],
-): ConfigResolution {
-  if (!resolution.ok || resolution.config.containerNft !== undefined) return resolution;
-  const image = asString(kubeProxyContainer(pod)['image']);
-  const nft = imageContents(image, images, IMAGE_NFT).nft;
-  if (nft === undefined || nft === IMAGE_NFT) return resolution;
-  return { ...resolution, config: { ...resolution.config, containerNft: nft } };
-}
-
-export interface ClusterDataplaneOptions {
-  /** The cluster's version; a kube-proxy image tag (`:v1.32.1`) overrides it for that pod. */
-  readonly kubernetesVersion: string;
-  readonly hosts?: readonly HostSpec[];
-  /** Scenario `spec.images`: the nft and tools of each image, for exec into its containers. */
-  readonly images?: readonly ImageSpec[];
-}
-
-export interface PodStartResult {
-  /** True while the container keeps running (kube-proxy started and synced). */
-  readonly running: boolean;
-  readonly phase: ProxyPhase;
-  readonly exitCode: number | undefined;
-  /** Container termination reason as the kubelet reports it. */
-  readonly reason: 'Error' | 'Completed' | undefined;
-  /** The error kube-proxy exited with (for the termination message). */
-  readonly message: string | undefined;
-  readonly logs: readonly string[];
-  /** Events kube-proxy records against its Node (e.g. Warning IPVSDeprecation from v1.35). */
-  readonly events: readonly ProxyEvent[];
-}
-
-export interface ExecOptions {
-  /**
-   * The pod uses the host's network namespace (kube-proxy and probe pods do). Default: the
-   * container's (host network without a container).
-   */
-  readonly hostNetwork?: boolean;
-  /** The container the command runs in (image, capabilities, namespaces); default: the host. */
-  readonly container?: ContainerContext;
-}
 
 interface NodeRecord extends NodeState {
   node: KubeObject;

@@ -6,9 +6,6 @@
 import type { ImageSpec } from '../../scenario/schema.js';
 import type { JsonObject, KubeObject } from '../../apimachinery/types.js';
 import { asArray, asRecord, asString, isJsonObject } from '../../apimachinery/types.js';
-import { containerNftAnnotation } from '../kube-proxy/config.js';
-import { kubeProxyContainer } from '../kube-proxy/pod-spec.js';
-import { IMAGE_NFT } from '../kube-proxy/startup-checks.js';
 import { containerCapabilities } from './capabilities.js';
 import { DEFAULT_IMAGE_NFT, imageContents } from './images.js';
 
@@ -76,22 +73,4 @@ export function containerContext(input: ContainerContextInput): ContainerContext
     hostRootMounts: hostRootMounts(spec, container),
     inHostRoot: false,
   };
-}
-
-/**
- * The container an exec lands in. The kube-proxy container of a kube-proxy pod ships the
- * kube-proxy image's nft: the pod annotation twin.proxy-migrate.io/container-nft, else a
- * matching `spec.images` entry, else IMAGE_NFT; any other container its image's.
- */
-export function execContainer(
-  pod: KubeObject,
-  container: string,
-  images: readonly ImageSpec[],
-  kubeProxyPod: boolean,
-): ContainerContext {
-  const isKubeProxy = kubeProxyPod && kubeProxyContainer(pod)['name'] === container;
-  if (!isKubeProxy) return containerContext({ pod, container, images });
-  const annotated = pod.metadata.annotations?.[containerNftAnnotation];
-  const context = containerContext({ pod, container, images, fallbackNft: IMAGE_NFT });
-  return annotated === undefined ? context : { ...context, imageNft: annotated };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, KubeObject } from '../../../../src/apimachinery/types.js';
-import { containerContext, execContainer } from '../../../../src/node/container/context.js';
+import { containerContext } from '../../../../src/node/container/context.js';
+import { execContainer } from '../../../../src/node/container/kube-proxy-image.js';
 import { containerCapabilities } from '../../../../src/node/container/capabilities.js';
 import { imageContents, imageMatches } from '../../../../src/node/container/images.js';
 import { ClusterDataplane } from '../../../../src/node/index.js';
