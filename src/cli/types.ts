@@ -4,6 +4,8 @@ export interface CliIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   env: Record<string, string | undefined>;
+  /** For confirmations; absent means process.stdin. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 export interface Subcommand {
@@ -17,6 +19,17 @@ export interface Subcommand {
 
 /**
  * Exit codes shared by every subcommand. Usage and configuration errors use the sysexits
- * values (64, 78) so they never collide with pre-flight's 2 (blockers) and 3 (warnings).
+ * values (64, 78) so they never collide with pre-flight's 2 (blockers) and 3 (warnings) or a
+ * node run's 2 (refused), 4 (rolled back) and 5 (needs attention).
  */
-export const EXIT = { ok: 0, failure: 1, blockers: 2, warnings: 3, usage: 64, config: 78 } as const;
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  blockers: 2,
+  refused: 2,
+  warnings: 3,
+  rolledBack: 4,
+  needsAttention: 5,
+  usage: 64,
+  config: 78,
+} as const;

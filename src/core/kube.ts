@@ -205,3 +205,11 @@ export interface PrometheusRule {
     }[];
   };
 }
+
+/** discovery.k8s.io/v1 EndpointSlice: which Services have ready endpoints to call. */
+export interface KubeEndpointSlice {
+  metadata: ObjectMeta;
+  addressType?: string;
+  endpoints?: { addresses: string[]; conditions?: { ready?: boolean }; nodeName?: string }[];
+  ports?: { name?: string; port?: number; protocol?: string }[];
+}

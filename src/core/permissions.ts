@@ -101,6 +101,8 @@ export const actionPermissions: Readonly<Record<ActionKind, readonly Permission[
 export const readPermissions: readonly Permission[] = [
   { apiGroup: '', resource: 'nodes', verbs: ['list'], scope: 'cluster' },
   { apiGroup: '', resource: 'services', verbs: ['list'], scope: 'cluster' },
+  // Verification calls a NodePort whose Service has ready endpoints.
+  { apiGroup: 'discovery.k8s.io', resource: 'endpointslices', verbs: ['list'], scope: 'cluster' },
   { apiGroup: '', resource: 'configmaps', verbs: ['list'], scope: 'cluster' },
   { apiGroup: '', resource: 'pods', verbs: ['list'], scope: 'cluster' },
   {

@@ -12,6 +12,7 @@ import type { NodeFacts } from '../core/snapshot.js';
 import { asAppError } from '../errors.js';
 import type { CommandResult, NodeShell } from '../ports/node-shell.js';
 import { mapLimit } from './concurrency.js';
+import { HOST_ROOT } from '../ports/node-shell.js';
 
 export interface ProbeOptions {
   /** Nodes probed at once (default 20). */
@@ -47,7 +48,10 @@ const probes: [string, Probe][] = [
   [
     'nft',
     async (run, _node, facts) => {
-      const version = parseNftVersion(ok(await run(['nft', '--version']), 'nft --version'));
+      // The host's nft, not the probe image's: run it from the host's root (probe-pod.ts).
+      const version = parseNftVersion(
+        ok(await run(['chroot', HOST_ROOT, 'nft', '--version']), 'nft --version'),
+      );
       if (version === undefined) throw new Error('nft --version printed no version');
       facts.nftVersion = version;
     },

@@ -7,6 +7,7 @@ import type { ClusterAction } from '../core/actions.js';
 import type {
   KubeConfigMap,
   KubeDaemonSet,
+  KubeEndpointSlice,
   KubeLease,
   KubeNode,
   KubePod,
@@ -40,6 +41,8 @@ export interface ClusterPort {
   getConfigMap(namespace: string, name: string): Promise<KubeConfigMap | undefined>;
   getDaemonSet(namespace: string, name: string): Promise<KubeDaemonSet | undefined>;
   getNode(name: string): Promise<KubeNode | undefined>;
+  /** EndpointSlices in every namespace (which Services have ready endpoints). */
+  listEndpointSlices(): Promise<KubeEndpointSlice[]>;
   /** Pods bound to one node, in every namespace (field selector spec.nodeName). */
   listPodsOnNode(node: string): Promise<KubePod[]>;
   /** The last lines a container logged (kube-proxy's, for the proxier and sync errors). */

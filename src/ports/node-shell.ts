@@ -4,6 +4,12 @@
  * strings, and every run has a deadline.
  */
 
+/**
+ * Where a NodeShell's commands find the host's root filesystem. The shell's own tools are its
+ * image's (the probe's nft is not the host's): read host binaries as `chroot HOST_ROOT <cmd>`.
+ */
+export const HOST_ROOT = '/host';
+
 export interface CommandResult {
   exitCode: number;
   stdout: string;

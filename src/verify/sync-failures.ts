@@ -1,7 +1,9 @@
 /**
  * nftables mode counts failed syncs in kubeproxy_sync_proxy_rules_nftables_sync_failures_total
- * (facts §7; `ip_family` label since v1.33). It must be there (an absent metric is the alert-rename
- * trap: playbook 000 trap 9) and must not grow between two reads.
+ * (facts §7) and the count must not grow between two reads. From v1.33 the counter carries an
+ * `ip_family` label and has no series until its first failure (pkg/proxy/metrics/metrics.go
+ * registers the vector; nothing calls WithLabelValues before a failure), so an absent counter
+ * means "no failure yet", not "not the nftables proxier": that is for /proxyMode and the log.
  */
 import { labelText, samplesNamed, type Metrics } from '../core/parse/prometheus.js';
 import type { ProbeRead } from '../probes/read.js';
@@ -31,10 +33,10 @@ export const syncFailuresVerification: Verification<Input> = {
     const say = (ok: boolean, verdict: string) => [evidence(input, ID, second.read, ok, verdict)];
     const before = series(first.value);
     const after = series(second.value);
-    if (after.size === 0 || before.size === 0)
+    if (after.size === 0 && before.size === 0)
       return say(
-        false,
-        `expected ${SYNC_FAILURES} on /metrics; it is absent${after.size > 0 ? ' from the first read' : ''}: this kube-proxy is not running the nftables proxier (and an alert on the metric would never fire)`,
+        true,
+        `${SYNC_FAILURES} has no series in either read: no nftables sync failed since kube-proxy started (from v1.33 the labelled counter appears with its first failure)`,
       );
     const grew = [...after].filter(([labels, v]) => v > (before.get(labels) ?? 0));
     const dropped = [...after].filter(([labels, v]) => v < (before.get(labels) ?? 0));

@@ -6,7 +6,9 @@ import { createApiServer, type ApiServer } from './server/api-server.js';
 import type { FaultInjector } from './server/admin/faults.js';
 import type { RequestStats } from './server/admin/stats.js';
 import { createClock, type Clock } from './clock.js';
-import { defaultTimings, startControllers, type Controllers } from './controllers/index.js';
+import { startControllers, type Controllers } from './controllers/index.js';
+import { resolveTimings } from './scenario/timings.js';
+import type { ScenarioTimings } from './scenario/schema.js';
 import type { ClusterDataplane } from './node/index.js';
 import { wireNodeModel, type NodeWiring } from './node-wiring.js';
 import { renderKubeconfig, writeKubeconfig } from './kubeconfig.js';
@@ -24,7 +26,14 @@ export type {
 } from './store/store.js';
 export type { DeleteContext, DeleteDecision, DeleteHook } from './registry/registry.js';
 export type { Scenario } from './scenario/scenario.js';
-export type { ScenarioHeader, HostSpec, ApiFault } from './scenario/schema.js';
+export type {
+  ScenarioHeader,
+  HostSpec,
+  ApiFault,
+  ImageSpec,
+  ScenarioTimings,
+} from './scenario/schema.js';
+export type { Timings } from './scenario/timings.js';
 export type { KubeObject, ObjectMeta } from './apimachinery/types.js';
 export type { ResourceDef } from './registry/resources.js';
 export type { Clock, ManualClock, Scheduler } from './clock.js';
@@ -59,6 +68,8 @@ export interface TwinOptions {
    * twin is a plain API server: objects stay as the scenario wrote them.
    */
   controllers?: boolean;
+  /** Overrides the scenario's `spec.timings` (same fields, in seconds). */
+  timings?: ScenarioTimings;
 }
 
 export interface Twin {
@@ -106,9 +117,14 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
   let api: ApiServer | undefined;
   try {
     if (options.controllers !== false) {
-      wiring = wireNodeModel({ registry, clock: store.clock, kubernetesVersion, hosts });
-      // A scenario describes a cluster that is already up: its DaemonSet pods start with no delay
-      // while the twin boots, and with the normal kubelet delays afterwards.
+      const images = scenario.header.spec.images;
+      wiring = wireNodeModel({ registry, clock: store.clock, kubernetesVersion, hosts, images });
+      const timings = resolveTimings(kubernetesVersion, {
+        ...scenario.header.spec.timings,
+        ...options.timings,
+      });
+      // A scenario describes a cluster that is already up: its DaemonSet pods start (and
+      // kube-proxy syncs) with no delay while the twin boots, and with the node's delays after.
       controllers = startControllers({
         registry,
         store,
@@ -116,11 +132,18 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
         hosts,
         kubernetesVersion,
         runtime: wiring.runtime,
-        timings: { startMs: 0, readyMs: 0 },
+        timings: {
+          startMs: 0,
+          probeDelays: false,
+          stopMs: timings.podStopMs,
+          configMapSyncMs: timings.configMapSyncMs,
+          nodeMonitorGracePeriodMs: timings.nodeMonitorGracePeriodMs,
+        },
       });
       wiring.attach(controllers);
       await controllers.settle({ horizonMs: 0, timeoutMs: 60_000 });
-      controllers.setTimings({ startMs: defaultTimings.startMs, readyMs: defaultTimings.readyMs });
+      controllers.setTimings({ startMs: timings.podStartMs, probeDelays: true });
+      wiring.setTimings({ kubeProxyFirstSyncMs: timings.kubeProxyFirstSyncMs });
     }
     api = createApiServer({
       registry,
@@ -135,6 +158,7 @@ export async function startTwin(options: TwinOptions): Promise<Twin> {
             logs: wiring.logs,
             setHostFaults: wiring.setHostFaults,
             getHostFaults: wiring.getHostFaults,
+            kubelet: wiring.kubelet,
           }),
     });
     await listen(api, options.port ?? 0, host);

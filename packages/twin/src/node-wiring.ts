@@ -4,13 +4,14 @@
 
 import type { ExecProvider } from './server/streams/exec.js';
 import type { LogLine, LogsProvider } from './server/streams/logs.js';
+import type { KubeletView } from './server/streams/kubelet.js';
 import { createScheduler, type Cancel, type Clock } from './clock.js';
 import type { Controllers, PodRuntime } from './controllers/index.js';
 import { createEventRecorder } from './controllers/events.js';
 import { ClusterDataplane } from './node/index.js';
 import type { Registry } from './registry/registry.js';
 import { resourceFor } from './registry/resources.js';
-import type { HostFault, HostSpec } from './scenario/schema.js';
+import type { HostFault, HostSpec, ImageSpec } from './scenario/schema.js';
 import type { KubeObject } from './apimachinery/types.js';
 
 /**
@@ -40,10 +41,6 @@ function nodeNameOf(pod: KubeObject): string | undefined {
   return (pod.spec as { nodeName?: string } | undefined)?.nodeName;
 }
 
-function hostNetworkOf(pod: KubeObject): boolean {
-  return (pod.spec as { hostNetwork?: boolean } | undefined)?.hostNetwork === true;
-}
-
 const MONTHS = 12;
 /** klog's `I1129 14:02:03.123456` header, read back into simulated epoch ms for `--timestamps`. */
 function klogTime(line: string, now: number): number {
@@ -58,15 +55,6 @@ function klogTime(line: string, now: number): number {
   );
 }
 
-function dataChanged(now: KubeObject, before: KubeObject | undefined): boolean {
-  const data = (o: KubeObject | undefined): string =>
-    JSON.stringify([
-      (o as { data?: unknown } | undefined)?.data,
-      (o as { binaryData?: unknown } | undefined)?.binaryData,
-    ]);
-  return data(now) !== data(before);
-}
-
 export interface NodeWiring {
   dataplane: ClusterDataplane;
   runtime: PodRuntime;
@@ -76,6 +64,10 @@ export interface NodeWiring {
   getHostFaults: (node: string) => readonly HostFault[] | undefined;
   /** Hands the controllers over once they exist (they need the runtime first). */
   attach: (controllers: Controllers) => void;
+  /** What exec and logs ask the nodes' kubelets (up, running containers). */
+  kubelet: KubeletView;
+  /** kube-proxy's delay from start to first sync, from now on (the twin boots with 0). */
+  setTimings: (timings: { kubeProxyFirstSyncMs?: number }) => void;
   stop: () => void;
 }
 
@@ -84,16 +76,17 @@ export function wireNodeModel(options: {
   clock: Clock;
   kubernetesVersion: string;
   hosts: readonly HostSpec[];
+  images?: readonly ImageSpec[];
 }): NodeWiring {
   const { registry, clock } = options;
   const store = registry.store;
   const dataplane = new ClusterDataplane({
     kubernetesVersion: options.kubernetesVersion,
     hosts: [...options.hosts],
+    images: options.images ?? [],
   });
   const recordEvent = createEventRecorder(registry, clock);
   const all = (plural: string): KubeObject[] => store.list(resourceFor(plural)).items;
-  const namespaceOfPod = new Map<string, string>();
   const faultsByNode = new Map<string, HostFault[]>();
   let controllers: Controllers | undefined;
   // Simulated time, so a manual clock drives the debounce; real timers are unref'd.
@@ -117,8 +110,6 @@ export function wireNodeModel(options: {
   const forgetPod = (pod: KubeObject): void => {
     if (!isKubeProxyPod(pod)) return;
     const podName = pod.metadata.name ?? '';
-    if (namespaceOfPod.get(podName) === (pod.metadata.namespace ?? 'default'))
-      namespaceOfPod.delete(podName);
     const nodeName = nodeNameOf(pod);
     if (nodeName !== undefined) dataplane.forgetPod(nodeName, podName);
   };
@@ -131,38 +122,48 @@ export function wireNodeModel(options: {
     } else if (plural === 'nodes') {
       if (event.type === 'DELETED') dataplane.removeNode(event.object.metadata.name ?? '');
       else dataplane.setNode(event.object);
-    } else if (
-      plural === 'configmaps' &&
-      event.type === 'MODIFIED' &&
-      dataChanged(event.object, event.oldObject)
-    ) {
-      // kube-proxy exits when its --config file changes; the kubelet then restarts it. The
-      // kubelet rewrites the mounted files only when the data changed, and only for pods in the
-      // ConfigMap's namespace.
-      if (![...namespaceOfPod.values()].includes(event.object.metadata.namespace ?? 'default'))
-        return;
-      for (const nodeName of dataplane.configMapChanged(event.object, clock.now())) {
-        const podName = dataplane.kubeProxy(nodeName)?.podName;
-        const namespace = podName === undefined ? undefined : namespaceOfPod.get(podName);
-        if (podName !== undefined && namespace !== undefined) {
-          controllers?.containerExited(namespace, podName, {
-            exitCode: 1,
-            reason: 'Error',
-            message: "content of the proxy server's configuration file was updated",
-          });
-        }
-      }
     }
   });
 
+  /** kube-proxy's first sync comes this long after its start (0 while booting: at once). */
+  let firstSyncMs = 0;
+  const firstSyncs = new Set<Cancel>();
+  const scheduleFirstSync = (nodeName: string, podName: string): void => {
+    const cancel = scheduler.after(firstSyncMs, () => {
+      firstSyncs.delete(cancel);
+      dataplane.syncNow(nodeName, podName, clock.now());
+    });
+    firstSyncs.add(cancel);
+  };
+
+  /** kube-proxy's --config watcher saw the rewritten file: it exits, the kubelet restarts it. */
+  const configMapsUpdated = (pod: KubeObject, names: readonly string[]): void => {
+    const nodeName = nodeNameOf(pod);
+    const podName = pod.metadata.name ?? '';
+    const namespace = pod.metadata.namespace ?? 'default';
+    if (nodeName === undefined || !isKubeProxyPod(pod)) return;
+    for (const name of names) {
+      const cm = store.get(resourceFor('configmaps'), namespace, name);
+      if (!cm || dataplane.kubeProxy(nodeName)?.podName !== podName) continue;
+      if (dataplane.configMapChanged(cm, clock.now(), nodeName).length === 0) continue;
+      // kube-proxy writes no termination message; the kubelet may fall back to its log.
+      const logs = dataplane.logs(nodeName, podName);
+      controllers?.containerExited(namespace, podName, { exitCode: 1, reason: 'Error', logs });
+      return;
+    }
+  };
+
   const runtime: PodRuntime = {
+    configMapsUpdated,
     start: (pod) => {
       const nodeName = nodeNameOf(pod);
       if (nodeName === undefined || !isKubeProxyPod(pod)) return { ok: true };
-      namespaceOfPod.set(pod.metadata.name ?? '', pod.metadata.namespace ?? 'default');
       const namespace = pod.metadata.namespace ?? 'default';
       const configMaps = store.list(resourceFor('configmaps'), { namespace }).items;
-      const result = dataplane.podStarted(nodeName, pod, configMaps, clock.now());
+      const deferFirstSync = firstSyncMs > 0;
+      const now = clock.now();
+      const result = dataplane.podStarted(nodeName, pod, configMaps, now, { deferFirstSync });
+      if (result.running && deferFirstSync) scheduleFirstSync(nodeName, pod.metadata.name ?? '');
       const node = store.get(resourceFor('nodes'), undefined, nodeName);
       if (node !== undefined) {
         for (const e of result.events) {
@@ -170,11 +171,12 @@ export function wireNodeModel(options: {
         }
       }
       if (result.running || result.phase === 'completed') return { ok: true };
+      // kube-proxy writes no termination message (its error is only in its log).
       return {
         ok: false,
         exitCode: result.exitCode ?? 1,
         reason: result.reason ?? 'Error',
-        ...(result.message === undefined ? {} : { message: result.message }),
+        logs: result.logs,
       };
     },
     stop: (pod) => {
@@ -190,11 +192,9 @@ export function wireNodeModel(options: {
     if (nodeName === undefined) {
       return Promise.resolve({ exitCode: 126, stdout: '', stderr: 'pod is not bound to a node\n' });
     }
-    return Promise.resolve(
-      dataplane.exec(nodeName, req.command, clock.now(), {
-        hostNetwork: hostNetworkOf(req.pod) || isKubeProxyPod(req.pod),
-      }),
-    );
+    // The process sees its container: the image's tools, its capabilities, its namespaces.
+    const container = dataplane.execContainer(req.pod, req.container, isKubeProxyPod(req.pod));
+    return Promise.resolve(dataplane.exec(nodeName, req.command, clock.now(), { container }));
   };
 
   const logs: LogsProvider = (pod) => {
@@ -247,8 +247,16 @@ export function wireNodeModel(options: {
     attach: (c) => {
       controllers = c;
     },
+    kubelet: {
+      up: (node) => controllers?.kubeletUp(node) ?? true,
+      running: (pod) => controllers?.containerRunning(pod),
+    },
+    setTimings: (t) => {
+      if (t.kubeProxyFirstSyncMs !== undefined) firstSyncMs = t.kubeProxyFirstSyncMs;
+    },
     stop: () => {
       unsubscribe();
+      for (const cancel of firstSyncs) cancel();
       scheduler.stop();
     },
   };

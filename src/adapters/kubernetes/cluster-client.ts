@@ -7,6 +7,7 @@ import {
   AppsV1Api,
   CoordinationV1Api,
   CoreV1Api,
+  DiscoveryV1Api,
   CustomObjectsApi,
   VersionApi,
   type ConfigurationOptions,
@@ -16,6 +17,7 @@ import type { ClusterAction } from '../../core/actions.js';
 import type {
   KubeConfigMap,
   KubeDaemonSet,
+  KubeEndpointSlice,
   KubeLease,
   KubeNode,
   KubePod,
@@ -53,6 +55,7 @@ export class KubeCluster implements ClusterPort {
   private readonly version: VersionApi;
   private readonly custom: CustomObjectsApi;
   private readonly coordination: CoordinationV1Api;
+  private readonly discovery: DiscoveryV1Api;
   private readonly timeoutMs: number;
   private readonly pageSize: number;
 
@@ -66,6 +69,7 @@ export class KubeCluster implements ClusterPort {
     this.version = kubeConfig.makeApiClient(VersionApi);
     this.custom = kubeConfig.makeApiClient(CustomObjectsApi);
     this.coordination = kubeConfig.makeApiClient(CoordinationV1Api);
+    this.discovery = kubeConfig.makeApiClient(DiscoveryV1Api);
     this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.pageSize = options.pageSize ?? PAGE_SIZE;
   }
@@ -209,6 +213,12 @@ export class KubeCluster implements ClusterPort {
   getLease(namespace: string, name: string): Promise<KubeLease | undefined> {
     return this.read(`read Lease ${namespace}/${name}`, () =>
       this.coordination.readNamespacedLease({ namespace, name }, this.options()),
+    );
+  }
+
+  async listEndpointSlices(): Promise<KubeEndpointSlice[]> {
+    return this.listAll<KubeEndpointSlice>('list EndpointSlices', (cont) =>
+      this.discovery.listEndpointSliceForAllNamespaces(this.page(cont), this.options()),
     );
   }
 

@@ -1,10 +1,12 @@
 /**
- * The probe pod: host network, pinned to one node, NET_ADMIN only (enough for nft, ipvsadm and
- * conntrack to read the host's tables), and a hard lifetime so a crashed bot never leaves it
- * running for long.
+ * The probe pod: host network, pinned to one node, NET_ADMIN (enough for nft, ipvsadm and
+ * conntrack to read the host's tables) and SYS_CHROOT only, the host's / mounted read-only at
+ * HOST_ROOT (the host's own nft is read through `chroot`: the image's nft says nothing about the
+ * host), and a hard lifetime so a crashed bot never leaves it running for long.
  */
 import { createHash } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
+import { HOST_ROOT } from '../../ports/node-shell.js';
 
 export const PROBE_LABEL = 'proxy-migrate.io/probe';
 export const PROBE_CONTAINER = 'probe';
@@ -49,6 +51,7 @@ export function probePodManifest(input: ProbePodInput): V1Pod {
       activeDeadlineSeconds: PROBE_LIFETIME_SECONDS,
       // A probe must reach cordoned, tainted and NotReady nodes too.
       tolerations: [{ operator: 'Exists' }],
+      volumes: [{ name: 'host-root', hostPath: { path: '/', type: 'Directory' } }],
       containers: [
         {
           name: PROBE_CONTAINER,
@@ -56,8 +59,9 @@ export function probePodManifest(input: ProbePodInput): V1Pod {
           command: ['sleep', String(PROBE_LIFETIME_SECONDS)],
           securityContext: {
             allowPrivilegeEscalation: false,
-            capabilities: { drop: ['ALL'], add: ['NET_ADMIN'] },
+            capabilities: { drop: ['ALL'], add: ['NET_ADMIN', 'SYS_CHROOT'] },
           },
+          volumeMounts: [{ name: 'host-root', mountPath: HOST_ROOT, readOnly: true }],
           resources: { requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '64Mi' } },
         },
       ],

@@ -13,7 +13,16 @@ import {
 } from '../../core/kube-proxy-config.js';
 import { compareVersions, parseVersion } from '../../core/parse/version.js';
 import { CANARY_NAME } from '../../core/permissions.js';
-import type { StepContext } from '../step-context.js';
+import type { ClusterPort } from '../../ports/cluster.js';
+
+/** What a plan is read for: the cluster, the migration label, and the run's node if any. */
+export interface PlanScope {
+  cluster: ClusterPort;
+  migrationLabel: string;
+  node?: string;
+  /** The node pre-flight's `uname -r`, which beats the Node object's kernelVersion. */
+  nodeKernel?: string;
+}
 
 function oldest(kernels: readonly (string | undefined)[]): string | undefined {
   let found: { raw: string; v: NonNullable<ReturnType<typeof parseVersion>> } | undefined;
@@ -27,9 +36,9 @@ function oldest(kernels: readonly (string | undefined)[]): string | undefined {
 
 export type CanaryRead = { ok: true; input: CanaryPlanInput } | { ok: false; problem: string };
 
-export async function readCanaryInput(ctx: StepContext): Promise<CanaryRead> {
-  const state = ctx.state();
-  const daemonSets = await ctx.cluster.listDaemonSets(KUBE_SYSTEM);
+export async function readCanaryInput(scope: PlanScope): Promise<CanaryRead> {
+  const { cluster } = scope;
+  const daemonSets = await cluster.listDaemonSets(KUBE_SYSTEM);
   const original = findKubeProxyDaemonSet(daemonSets);
   if (original === undefined)
     return { ok: false, problem: `no kube-proxy DaemonSet in ${KUBE_SYSTEM}` };
@@ -39,22 +48,21 @@ export async function readCanaryInput(ctx: StepContext): Promise<CanaryRead> {
     container === undefined ? undefined : resolveConfigSource(original, container, flags);
   const configMap =
     source?.kind === 'configmap'
-      ? await ctx.cluster.getConfigMap(KUBE_SYSTEM, source.configMap)
+      ? await cluster.getConfigMap(KUBE_SYSTEM, source.configMap)
       : undefined;
   const [canaryConfigMap, canaryDaemonSet, nodes] = await Promise.all([
-    ctx.cluster.getConfigMap(KUBE_SYSTEM, CANARY_NAME),
-    ctx.cluster.getDaemonSet(KUBE_SYSTEM, CANARY_NAME),
-    ctx.cluster.listNodes(),
+    cluster.getConfigMap(KUBE_SYSTEM, CANARY_NAME),
+    cluster.getDaemonSet(KUBE_SYSTEM, CANARY_NAME),
+    cluster.listNodes(),
   ]);
-  const target = nodes.filter((n) => n.metadata.name === state.node);
-  if (state.node !== undefined && target.length === 0) {
-    return { ok: false, problem: `node ${state.node} does not exist in cluster ${state.cluster}` };
+  const target = nodes.filter((n) => n.metadata.name === scope.node);
+  if (scope.node !== undefined && target.length === 0) {
+    return { ok: false, problem: `node ${scope.node} does not exist in cluster ${cluster.name}` };
   }
   // The node pre-flight's `uname -r` beats the Node object: a rebooted-into-old kernel lies there.
-  const measured = state.facts['nodeKernel'];
   const kernels = nodes.map((n) =>
-    n.metadata.name === state.node && typeof measured === 'string'
-      ? measured
+    n.metadata.name === scope.node && scope.nodeKernel !== undefined
+      ? scope.nodeKernel
       : n.status?.nodeInfo?.kernelVersion,
   );
   return {
@@ -64,7 +72,7 @@ export async function readCanaryInput(ctx: StepContext): Promise<CanaryRead> {
       ...(configMap === undefined ? {} : { configMap }),
       canaryConfigMap: canaryConfigMap ?? null,
       canaryDaemonSet: canaryDaemonSet ?? null,
-      migrationLabel: ctx.clusterConfig.migrationLabel,
+      migrationLabel: scope.migrationLabel,
       oldestKernel: oldest(kernels),
       nodes: target,
     },

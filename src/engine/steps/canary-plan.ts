@@ -12,7 +12,7 @@ import { planBasis, planHash } from '../../core/plan-hash.js';
 import { isUnchanged } from '../../core/plan-unchanged.js';
 import { asAppError } from '../../errors.js';
 import { refusal, type StepContext, type StepExecutor } from '../step-context.js';
-import { readCanaryInput } from './canary-input.js';
+import { readCanaryInput, type PlanScope } from './canary-input.js';
 
 export interface ComputedPlan {
   plan: CanaryPlan;
@@ -21,8 +21,20 @@ export interface ComputedPlan {
   actions: ClusterAction[];
 }
 
-export async function computePlan(ctx: StepContext): Promise<ComputedPlan | { problem: string }> {
-  const read = await readCanaryInput(ctx);
+/** The plan's scope for a run: its cluster, label, node and the node's measured kernel. */
+function scopeOf(ctx: StepContext): PlanScope {
+  const state = ctx.state();
+  const kernel = state.facts['nodeKernel'];
+  return {
+    cluster: ctx.cluster,
+    migrationLabel: ctx.clusterConfig.migrationLabel,
+    ...(state.node === undefined ? {} : { node: state.node }),
+    ...(typeof kernel === 'string' ? { nodeKernel: kernel } : {}),
+  };
+}
+
+export async function computePlan(scope: PlanScope): Promise<ComputedPlan | { problem: string }> {
+  const read = await readCanaryInput(scope);
   if (!read.ok) return { problem: read.problem };
   const result = planCanary(read.input);
   if (!result.ok) return { problem: result.problem };
@@ -32,7 +44,7 @@ export async function computePlan(ctx: StepContext): Promise<ComputedPlan | { pr
 }
 
 export const planCutover: StepExecutor = async (ctx) => {
-  const computed = await computePlan(ctx);
+  const computed = await computePlan(scopeOf(ctx));
   if ('problem' in computed) return refusal(computed.problem);
   const { plan, hash, actions } = computed;
   const node = plan.nodes[0];
@@ -73,7 +85,7 @@ export const planCutover: StepExecutor = async (ctx) => {
 /** Under the lock, before the first write: the plan computed again must hash as approved. */
 export const planUnchanged: StepExecutor = async (ctx) => {
   const approved = ctx.state().planHash;
-  const computed = await computePlan(ctx);
+  const computed = await computePlan(scopeOf(ctx));
   if ('problem' in computed) return refusal(computed.problem);
   if (approved !== undefined && computed.hash !== approved) {
     return refusal(
@@ -85,7 +97,7 @@ export const planUnchanged: StepExecutor = async (ctx) => {
 
 /** The shared canary objects and the original's changes, in the plan's order; idempotent. */
 export const ensureCanaryObjects: StepExecutor = async (ctx) => {
-  const computed = await computePlan(ctx);
+  const computed = await computePlan(scopeOf(ctx));
   if ('problem' in computed) return refusal(computed.problem);
   let written = 0;
   for (const action of computed.plan.shared) {

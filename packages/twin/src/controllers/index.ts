@@ -16,9 +16,17 @@ import type { ContainerExit } from './kubelet/pods.js';
 import { startPodLifecycle } from './kubelet/pods.js';
 import type { PodRuntime, PodTimings } from './kubelet/runtime.js';
 import { defaultRuntime, defaultTimings } from './kubelet/runtime.js';
+import { hostFaultsFor } from './node-lifecycle/nodes.js';
+import type { KubeObject } from '../apimachinery/types.js';
+import { nodesDef } from './kube.js';
 import type { ErrorSink } from './work-queue.js';
 
-export type { PodRuntime } from './kubelet/runtime.js';
+export type { PodRuntime, PodTimings } from './kubelet/runtime.js';
+
+export interface ControllerTimings extends PodTimings {
+  /** How long a node whose kubelet stopped stays Ready before it turns Unknown. */
+  nodeMonitorGracePeriodMs: number;
+}
 export { crashBackoffMs, defaultTimings } from './kubelet/runtime.js';
 
 export interface ControllerOptions {
@@ -30,7 +38,7 @@ export interface ControllerOptions {
   runtime?: PodRuntime;
   /** The scenario's spec.hosts: host faults such as `not-ready` apply to matching nodes. */
   hosts?: readonly HostSpec[];
-  timings?: Partial<PodTimings>;
+  timings?: Partial<ControllerTimings>;
   /** Record core/v1 Events (SuccessfulCreate, Killing, BackOff…); on by default. */
   events?: boolean;
   /** Where reconcile errors go; they never crash the twin. Defaults to stderr. */
@@ -53,17 +61,20 @@ export interface Controllers {
   stop(): void;
   /** Resolves once no timer is due within the horizon (a manual clock is advanced to get there). */
   settle(options?: SettleOptions): Promise<void>;
-  /** Changes pod start/ready/stop delays from now on (the twin boots with zero delays). */
-  setTimings(timings: Partial<PodTimings>): void;
+  /** Changes the kubelet's delays from now on (the twin boots with zero delays). */
+  setTimings(timings: Partial<ControllerTimings>): void;
   /** Sets a node's Ready condition, as a runtime `not-ready` fault would. */
   setNodeReady(node: string, ready: boolean): void;
   /** A running container exited on its own: the pod goes through CrashLoopBackOff restarts. */
   containerExited(namespace: string, name: string, exit: ContainerExit): boolean;
   /**
-   * The node's kubelet stops (no Lease renewals) or starts again; on start it posts its status,
-   * Ready as `readyWhenUp` says.
+   * The node's kubelet stops (the kubelet-down host fault: no pod work, no Lease renewals) or
+   * starts again; on start it posts its status, Ready as `readyWhenUp` says.
    */
   setKubeletDown(node: string, down: boolean, readyWhenUp: boolean): void;
+  kubeletUp(node: string): boolean;
+  /** Whether the kubelet runs the pod's containers (undefined: a pod it does not track). */
+  containerRunning(pod: KubeObject): boolean | undefined;
 }
 
 const defaultOnError: ErrorSink = (error, context) => {
@@ -90,14 +101,33 @@ export function startControllers(options: ControllerOptions): Controllers {
           }
         };
   const runtime = options.runtime ?? defaultRuntime;
-  const timings = { ...defaultTimings, ...options.timings };
+  const timings: ControllerTimings = {
+    ...defaultTimings,
+    nodeMonitorGracePeriodMs: 50_000,
+    ...options.timings,
+  };
   const shared = { registry, clock, scheduler, onError, recordEvent };
   // Pods first: they must see the node readiness changes the node controller makes at start.
   const pods = startPodLifecycle({ ...shared, runtime, timings });
   const binder = startBinder(shared);
   const nodes = startNodeController({ ...shared, hosts: options.hosts ?? [] });
   const daemonSets = startDaemonSetController(shared);
-  const heartbeats = startNodeHealth(options, shared);
+  // Lease heartbeats and the lease monitor: a kubelet that stops renewing goes Unknown.
+  const heartbeats = startNodeHealth(
+    { ...options, nodeMonitorGracePeriodMs: options.timings?.nodeMonitorGracePeriodMs },
+    shared,
+  );
+  function setKubeletDown(node: string, down: boolean, readyWhenUp: boolean): void {
+    if (pods.kubeletUp(node) === !down) return;
+    pods.setKubeletUp(node, !down);
+    heartbeats.setKubeletDown(node, down);
+    if (!down) nodes.kubeletStarted(node, readyWhenUp);
+  }
+  // A scenario host with kubelet-down has no kubelet from the start (its Lease stays unrenewed:
+  // node-lease.ts reads the same host facts).
+  for (const node of registry.store.list(nodesDef).items)
+    if (hostFaultsFor(options.hosts ?? [], node).has('kubelet-down'))
+      pods.setKubeletUp(node.metadata.name ?? '', false);
   let stopped = false;
 
   async function settle(settleOptions: SettleOptions = {}): Promise<void> {
@@ -132,9 +162,8 @@ export function startControllers(options: ControllerOptions): Controllers {
     setTimings: (next) => Object.assign(timings, next),
     setNodeReady: (node, ready) => nodes.setNodeReady(node, ready),
     containerExited: (namespace, name, exit) => pods.containerExited(namespace, name, exit),
-    setKubeletDown(node, down, readyWhenUp) {
-      heartbeats.setKubeletDown(node, down);
-      if (!down) nodes.kubeletStarted(node, readyWhenUp);
-    },
+    setKubeletDown,
+    kubeletUp: (node) => pods.kubeletUp(node),
+    containerRunning: (pod) => pods.containerRunning(pod),
   };
 }

@@ -2,11 +2,13 @@
 // wiring (DaemonSet controller, exec, logs) with plain calls and explicit times. Deterministic:
 // no timers, no randomness; the same calls in the same order give the same answers.
 
-import type { HostFault, HostSpec } from '../scenario/schema.js';
+import type { HostFault, HostSpec, ImageSpec } from '../scenario/schema.js';
 import type { KubeObject } from '../apimachinery/types.js';
 import { buildCatalog, emptyCatalog, type ServiceCatalog } from './dataplane/catalog.js';
 import { runCommand } from './commands/commands.js';
 import type { CommandResult, NodeChange } from './commands/types.js';
+import type { ContainerContext } from './container/context.js';
+import { execContainer, withImageNft } from './container/kube-proxy-image.js';
 import { emptyDataplane, type Dataplane } from './dataplane/dataplane.js';
 import { initialSysctls, resolveHostFacts, type HostFacts, type HostSysctls } from './host/host.js';
 import { resolveKubeProxyConfig } from './kube-proxy/config.js';
@@ -16,8 +18,6 @@ import {
   stopKubeProxy,
   syncKubeProxy,
   type KubeProxyRuntime,
-  type ProxyEvent,
-  type ProxyPhase,
 } from './kube-proxy/kube-proxy.js';
 import { imageVersion, kubeProxyContainer } from './kube-proxy/pod-spec.js';
 import { probe, type ProbeResult, type ProbeTarget } from './reachability/reachability.js';
@@ -29,31 +29,10 @@ export type { ProbeResult, ProbeTarget } from './reachability/reachability.js';
 export type { HostFacts } from './host/host.js';
 export type { KubeProxyRuntime, ProxyEvent, ProxyPhase } from './kube-proxy/kube-proxy.js';
 export type { Dataplane } from './dataplane/dataplane.js';
-
-export interface ClusterDataplaneOptions {
-  /** The cluster's version; a kube-proxy image tag (`:v1.32.1`) overrides it for that pod. */
-  readonly kubernetesVersion: string;
-  readonly hosts?: readonly HostSpec[];
-}
-
-export interface PodStartResult {
-  /** True while the container keeps running (kube-proxy started and synced). */
-  readonly running: boolean;
-  readonly phase: ProxyPhase;
-  readonly exitCode: number | undefined;
-  /** Container termination reason as the kubelet reports it. */
-  readonly reason: 'Error' | 'Completed' | undefined;
-  /** The error kube-proxy exited with (for the termination message). */
-  readonly message: string | undefined;
-  readonly logs: readonly string[];
-  /** Events kube-proxy records against its Node (e.g. Warning IPVSDeprecation from v1.35). */
-  readonly events: readonly ProxyEvent[];
-}
-
-export interface ExecOptions {
-  /** The pod uses the host's network namespace (kube-proxy and probe pods do). Default true. */
-  readonly hostNetwork?: boolean;
-}
+export type { ContainerContext } from './container/context.js';
+export type { ClusterDataplaneOptions, ExecOptions, PodStartResult } from './types.js';
+import type { ClusterDataplaneOptions, ExecOptions, PodStartResult } from './types.js';
+export { containerContext } from './container/context.js';
 
 interface NodeRecord extends NodeState {
   node: KubeObject;
@@ -63,17 +42,21 @@ interface NodeRecord extends NodeState {
   proxy: KubeProxyRuntime | undefined;
   faults: readonly HostFault[] | undefined;
   podLogs: Map<string, { current: readonly string[]; previous: readonly string[] }>;
+  /** kube-proxy started but has not run its first sync yet: it programs nothing until syncNow. */
+  firstSyncPending: boolean;
 }
 
 export class ClusterDataplane implements ClusterView {
   private readonly nodes = new Map<string, NodeRecord>();
   private readonly byAddress = new Map<string, string>();
   private readonly hosts: readonly HostSpec[];
+  private readonly images: readonly ImageSpec[];
   private readonly clusterVersion: Version;
   private current: ServiceCatalog = emptyCatalog;
 
   constructor(options: ClusterDataplaneOptions) {
     this.hosts = options.hosts ?? [];
+    this.images = options.images ?? [];
     this.clusterVersion = parseKubeVersion(options.kubernetesVersion) ?? {
       major: 1,
       minor: 33,
@@ -103,6 +86,7 @@ export class ClusterDataplane implements ClusterView {
         proxy: undefined,
         faults: undefined,
         podLogs: new Map(),
+        firstSyncPending: false,
       });
     this.index(this.record(name));
   }
@@ -138,12 +122,17 @@ export class ClusterDataplane implements ClusterView {
     return name === undefined ? undefined : this.nodes.get(name);
   }
 
-  /** A kube-proxy container started on the node: runs kube-proxy's startup against its host. */
+  /**
+   * A kube-proxy container started on the node: runs kube-proxy's startup against its host. With
+   * `deferFirstSync` it stops before the first sync (cleanup done, nothing programmed yet) until
+   * syncNow: the window in which the node has no Service routing.
+   */
   podStarted(
     nodeName: string,
     pod: KubeObject,
     configMaps: readonly KubeObject[],
     now: number,
+    options: { deferFirstSync?: boolean } = {},
   ): PodStartResult {
     const rec = this.record(nodeName);
     const podName = pod.metadata.name ?? 'kube-proxy';
@@ -151,12 +140,14 @@ export class ClusterDataplane implements ClusterView {
     const outcome = startKubeProxy({
       podName,
       version,
-      resolution: resolveKubeProxyConfig(pod, configMaps, version),
+      resolution: withImageNft(resolveKubeProxyConfig(pod, configMaps, version), pod, this.images),
       facts: rec.facts,
       dataplane: rec.dataplane,
       catalog: this.current,
       now,
+      deferFirstSync: options.deferFirstSync === true,
     });
+    rec.firstSyncPending = options.deferFirstSync === true && outcome.runtime.phase === 'running';
     rec.dataplane = outcome.dataplane;
     rec.proxy = outcome.runtime;
     rec.sysctls = { ...rec.sysctls, ...outcome.sysctls };
@@ -191,8 +182,17 @@ export class ClusterDataplane implements ClusterView {
     for (const rec of this.nodes.values()) this.sync(rec, now);
   }
 
+  /** kube-proxy's first sync, when the wiring's timing says; false if that run is gone. */
+  syncNow(nodeName: string, podName: string, now: number): boolean {
+    const rec = this.nodes.get(nodeName);
+    if (!rec?.firstSyncPending || rec.proxy?.podName !== podName) return false;
+    rec.firstSyncPending = false;
+    this.sync(rec, now);
+    return rec.proxy.phase === 'running';
+  }
+
   private sync(rec: NodeRecord, now: number): void {
-    if (rec.proxy?.phase !== 'running') return;
+    if (rec.proxy?.phase !== 'running' || rec.firstSyncPending) return;
     const r = syncKubeProxy(rec.proxy, rec.dataplane, this.current, rec.facts, now);
     rec.proxy = r.runtime;
     rec.dataplane = r.dataplane;
@@ -219,9 +219,10 @@ export class ClusterDataplane implements ClusterView {
    * A ConfigMap was written. kube-proxy watches its --config file and exits with "content of the
    * proxy server's configuration file was updated"; returns the nodes whose kube-proxy exited.
    */
-  configMapChanged(configMap: KubeObject, now: number): string[] {
+  configMapChanged(configMap: KubeObject, now: number, onlyNode?: string): string[] {
     const exited: string[] = [];
     for (const rec of this.nodes.values()) {
+      if (onlyNode !== undefined && rec.name !== onlyNode) continue;
       const rt = rec.proxy;
       if (rt?.phase !== 'running' || rt.config?.configMapName !== configMap.metadata.name) continue;
       rec.proxy = exitOnConfigChange(rt, now);
@@ -239,6 +240,11 @@ export class ClusterDataplane implements ClusterView {
     this.sync(rec, now);
   }
 
+  /** The container an exec runs in: its image's nft and tools, capabilities and namespaces. */
+  execContainer(pod: KubeObject, container: string, kubeProxyPod: boolean): ContainerContext {
+    return execContainer(pod, container, this.images, kubeProxyPod);
+  }
+
   exec(
     nodeName: string,
     argv: readonly string[],
@@ -250,10 +256,9 @@ export class ClusterDataplane implements ClusterView {
       if (change.dataplane) rec.dataplane = change.dataplane;
       if (change.sysctls) rec.sysctls = change.sysctls;
     };
-    return runCommand(
-      { view: this, nodeName, now, hostNetwork: options.hostNetwork ?? true, apply },
-      argv,
-    );
+    const container = options.container;
+    const hostNetwork = options.hostNetwork ?? container?.podIP === undefined;
+    return runCommand({ view: this, nodeName, now, hostNetwork, apply, container }, argv);
   }
 
   /** Log lines of a kube-proxy pod's current (or previous) container. */

@@ -16,6 +16,7 @@ export type HostFault = (typeof hostFaults)[number];
 const hostSchema = z
   .object({
     match: z.string().min(1),
+    /** The host's nft version, or `none` for a host without nft (Bottlerocket, minimal images). */
     nft: z.string().optional(),
     kernel: z.string().optional(),
     addresses: z.array(z.string()).optional(),
@@ -81,6 +82,30 @@ const servicesSchema = z
   })
   .loose();
 
+/** What an image holds, for `kubectl exec` into its containers (`match` is a glob: `*` is any run). */
+const imageSchema = z
+  .object({
+    match: z.string().min(1),
+    /** The nft in the image, or `none`. */
+    nft: z.string().optional(),
+    /** The commands the image has; without it, every command the node model answers. */
+    tools: z.array(z.string().min(1)).optional(),
+  })
+  .loose();
+
+const seconds = z.number().nonnegative().optional();
+
+/** Simulated delays; each unset one takes the default in scenario/timings.ts. */
+const timingsSchema = z
+  .object({
+    podStartSeconds: seconds,
+    podStopSeconds: seconds,
+    configMapSyncSeconds: seconds,
+    kubeProxyFirstSyncSeconds: seconds,
+    nodeMonitorGracePeriodSeconds: seconds,
+  })
+  .loose();
+
 export const scenarioHeaderSchema = z.object({
   apiVersion: z.literal('twin.proxy-migrate.io/v1'),
   kind: z.literal('Scenario'),
@@ -95,6 +120,8 @@ export const scenarioHeaderSchema = z.object({
       kubernetesVersion: z.string().regex(/^v\d+\.\d+\.\d+(\S*)$/, 'must look like v1.33.4'),
       hosts: z.array(hostSchema).default([]),
       faults: z.array(faultSchema).default([]),
+      images: z.array(imageSchema).default([]),
+      timings: timingsSchema.optional(),
       generate: z
         .object({ nodes: z.array(nodePoolSchema).default([]), services: servicesSchema.optional() })
         .loose()
@@ -106,5 +133,7 @@ export const scenarioHeaderSchema = z.object({
 export type ScenarioHeader = z.infer<typeof scenarioHeaderSchema>;
 export type HostSpec = z.infer<typeof hostSchema>;
 export type ApiFault = z.infer<typeof faultSchema>;
+export type ImageSpec = z.infer<typeof imageSchema>;
+export type ScenarioTimings = z.infer<typeof timingsSchema>;
 export type NodePool = z.infer<typeof nodePoolSchema>;
 export type GeneratedServices = z.infer<typeof servicesSchema>;

@@ -11,6 +11,7 @@ import { defaultExecProvider, parseExecParams } from './streams/exec.js';
 import type { ApiFault } from './admin/faults.js';
 import { FaultInjector } from './admin/faults.js';
 import type { LogsProvider } from './streams/logs.js';
+import type { KubeletView } from './streams/kubelet.js';
 import { defaultLogsProvider, handleLogs } from './streams/logs.js';
 import type { OpenStream } from './streams/open-streams.js';
 import { OpenStreams } from './streams/open-streams.js';
@@ -41,6 +42,8 @@ export interface ApiServerOptions extends HostFaultHooks {
   execTimeoutSeconds?: number | undefined;
   /** Container logs; the default has none. */
   logs?: LogsProvider | undefined;
+  /** The nodes' kubelets (up, running containers); without it they all answer. */
+  kubelet?: KubeletView | undefined;
   /** The API faults in force at start: the scenario's spec.faults. */
   faults?: readonly ApiFault[] | undefined;
   /** Seeds the fault PRNG (startTwin passes the scenario name); 'twin' by default. */
@@ -97,7 +100,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (info.resource === 'pods/log') {
       if (method !== 'GET') throw notAllowed();
       const track = (stop: () => void) => streams.add('log', info.resource, stop);
-      return handleLogs({ store, logs, track }, res, query, target);
+      return handleLogs({ store, logs, track, kubelet: options.kubelet }, res, query, target);
     }
     if (info.resource === 'pods/exec') {
       if (method !== 'GET' && method !== 'POST') throw notAllowed();
@@ -155,6 +158,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     'upgrade',
     createUpgradeHandler({
       store,
+      kubelet: options.kubelet,
       faults,
       stats,
       streams,

@@ -204,9 +204,12 @@ describe('the per-node canary on the twin, by hand', () => {
     // Every other node kept its original pod: nothing else restarted.
     expect(after.filter((p) => p.node !== 'blue-1').every((p) => before.has(p.name))).toBe(true);
 
-    const table = JSON.parse(
-      (await onNode(canary.name, 'nft', '-j', 'list', 'table', 'ip', 'kube-proxy')).stdout,
-    ) as {
+    // Ready comes at the container's start; kube-proxy programs its table at its first sync.
+    const listed = await eventually('the canary’s first sync', async () => {
+      const r = await onNode(canary.name, 'nft', '-j', 'list', 'table', 'ip', 'kube-proxy');
+      return r.code === 0 ? r.stdout : undefined;
+    });
+    const table = JSON.parse(listed) as {
       nftables: Record<string, { name?: string; elem?: unknown[] }>[];
     };
     expect(Object.keys(table.nftables[0] ?? {})).toEqual(['metainfo']);
@@ -255,7 +258,15 @@ describe('the per-node canary on the twin, by hand', () => {
         spec: {
           nodeName: 'legacy-1',
           hostNetwork: true,
-          containers: [{ name: 'probe', image: 'probe', command: ['sleep', '600'] }],
+          containers: [
+            {
+              name: 'probe',
+              image: 'probe',
+              command: ['sleep', '600'],
+              // ipvsadm and nft need CAP_NET_ADMIN, as on a real node.
+              securityContext: { capabilities: { add: ['NET_ADMIN'] } },
+            },
+          ],
         },
       }),
     );
@@ -291,9 +302,11 @@ describe('the per-node canary on the twin, by hand', () => {
         ? p
         : undefined;
     });
-    expect((await onNode('probe-legacy-1', 'ipvsadm', '-Ln')).stdout).toMatch(
-      /\nTCP {2}10\.104\.27\.183:80 rr\n/,
-    );
+    // Ready first, IPVS programmed at kube-proxy's first sync a moment later.
+    await eventually('IPVS back after the first sync', async () => {
+      const r = await onNode('probe-legacy-1', 'ipvsadm', '-Ln');
+      return /\nTCP {2}10\.104\.27\.183:80 rr\n/.test(r.stdout) ? true : undefined;
+    });
     const curl = await onNode(
       'probe-legacy-1',
       'curl',

@@ -1,6 +1,8 @@
 // One simulated kubelet for all nodes: per pod it remembers the container's state, drives
 // ContainerCreating → start (runtime hook) → Ready, and restarts crashed containers with the
 // kubelet's CrashLoopBackOff delays. Every status change is written through the status subresource.
+// A node's kubelet can be down (the kubelet-down host fault): it then does nothing at all (no
+// status, no start, no stop, no restart) and catches up, in order, once it is back.
 
 import type { Cancel, Clock, Scheduler } from '../../clock.js';
 import type { Registry } from '../../registry/registry.js';
@@ -13,7 +15,9 @@ import type { ContainerState, Exit } from './pod-status.js';
 import { podStatus, restarts } from './pod-status.js';
 import type { PodRuntime, PodTimings, StartResult } from './runtime.js';
 import { backoffResetMs, crashBackoffMs, firstRestartMs } from './runtime.js';
+import { readinessDelayMs } from './readiness.js';
 import type { ErrorSink } from '../work-queue.js';
+import { terminationMessage } from './termination-message.js';
 
 export interface KubeletDeps {
   registry: Registry;
@@ -48,6 +52,11 @@ export interface Track {
   /** The activeDeadlineSeconds timer, independent of the lifecycle timer. */
   deadline: Cancel | undefined;
   failure: { reason: string; message: string } | undefined;
+  /** When the pod worker first synced the pod: its periodic syncs count from here. */
+  admittedMs: number;
+  /** ConfigMaps changed since the last sync, delivered to the runtime at the next one. */
+  pendingConfigMaps: Set<string>;
+  volumeTimer: Cancel | undefined;
 }
 
 export function containerNames(pod: KubeObject): string[] {
@@ -58,8 +67,41 @@ export function containerNames(pod: KubeObject): string[] {
 
 export class Kubelet {
   readonly tracks = new Map<string, Track>();
+  /** Nodes whose kubelet is down, with what it will do once it is back. */
+  private readonly down = new Map<string, (() => void)[]>();
 
   constructor(private readonly deps: KubeletDeps) {}
+
+  isUp(node: string): boolean {
+    return !this.down.has(node);
+  }
+
+  /** Runs `fn` now, or once the node's kubelet is back if it is down. */
+  act(node: string, context: string, fn: () => void): void {
+    const held = this.down.get(node);
+    if (held) held.push(() => this.guard(context, fn));
+    else this.guard(context, fn);
+  }
+
+  /** Stops or restarts a node's kubelet; back up, it reports every pod and does what it missed. */
+  setUp(node: string, up: boolean): void {
+    if (!up) {
+      if (!this.down.has(node)) this.down.set(node, []);
+      return;
+    }
+    const held = this.down.get(node);
+    if (!held) return;
+    this.down.delete(node);
+    for (const t of this.tracks.values()) if (t.node === node) this.write(t);
+    for (const fn of held) fn();
+  }
+
+  /** The kubelet's findContainer: the container runs (a stopped or crashed one does not). */
+  running(uid: string): boolean | undefined {
+    const t = this.tracks.get(uid);
+    if (!t) return undefined;
+    return t.started && t.state.kind === 'running';
+  }
 
   source(node: string): EventSource {
     return { component: 'kubelet', host: node };
@@ -76,7 +118,7 @@ export class Kubelet {
     t.timer?.();
     t.timer = this.deps.scheduler.after(ms, () => {
       t.timer = undefined;
-      this.guard(`pod ${t.namespace}/${t.name}`, fn);
+      this.act(t.node, `pod ${t.namespace}/${t.name}`, fn);
     });
   }
 
@@ -90,7 +132,7 @@ export class Kubelet {
 
   write(t: Track): void {
     const pod = this.current(t);
-    if (!pod) return;
+    if (!pod || this.down.has(t.node)) return;
     const { registry, clock } = this.deps;
     const node = registry.store.get(nodesDef, undefined, t.node);
     const next = podStatus(pod, {
@@ -134,6 +176,9 @@ export class Kubelet {
       timer: undefined,
       deadline: undefined,
       failure: undefined,
+      admittedMs: clock.now(),
+      pendingConfigMaps: new Set(),
+      volumeTimer: undefined,
     };
     this.tracks.set(uid, t);
     const message = `Successfully assigned ${t.namespace}/${t.name} to ${t.node}`;
@@ -143,7 +188,7 @@ export class Kubelet {
     const deadline = spec(pod)['activeDeadlineSeconds'];
     if (typeof deadline === 'number' && deadline > 0)
       t.deadline = this.deps.scheduler.after(deadline * 1000, () =>
-        this.guard(`pod ${t.namespace}/${t.name}`, () => this.deadlineExceeded(t)),
+        this.act(t.node, `pod ${t.namespace}/${t.name}`, () => this.deadlineExceeded(t)),
       );
   }
 
@@ -204,15 +249,19 @@ export class Kubelet {
         startedAt,
         finishedAt: startedAt,
       };
-      if (result.message !== undefined) exit.message = result.message;
+      const message = terminationMessage(pod, result.exitCode, result.message, result.logs);
+      if (message !== undefined) exit.message = message;
       this.crash(t, pod, exit);
       return;
     }
-    t.state = { kind: 'running', startedAt, ready: false };
+    // Without a readiness probe a started container is ready in the same status update.
+    const readyMs = timings.probeDelays ? readinessDelayMs(pod) : 0;
+    t.state = { kind: 'running', startedAt, ready: readyMs === 0 };
     this.write(t);
     for (const name of containerNames(pod))
       recordEvent(pod, 'Normal', 'Started', `Started container ${name}`, this.source(t.node));
-    this.schedule(t, timings.readyMs, () => {
+    if (readyMs === 0) return;
+    this.schedule(t, readyMs, () => {
       if (t.state.kind !== 'running') return;
       t.state = { ...t.state, ready: true };
       this.write(t);

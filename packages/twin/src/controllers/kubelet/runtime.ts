@@ -4,7 +4,16 @@
 import type { KubeObject } from '../../apimachinery/types.js';
 
 export type StartResult =
-  { ok: true } | { ok: false; exitCode: number; reason: string; message?: string };
+  | { ok: true }
+  | {
+      ok: false;
+      exitCode: number;
+      reason: string;
+      /** What the container wrote to its terminationMessagePath. */
+      message?: string;
+      /** Its log as it exited, for terminationMessagePolicy FallbackToLogsOnError. */
+      logs?: readonly string[];
+    };
 
 export interface PodRuntime {
   /**
@@ -17,6 +26,11 @@ export interface PodRuntime {
    * the simulated ms it takes to stop (only a graceful deletion waits for it).
    */
   stop(pod: KubeObject): number | void;
+  /**
+   * The kubelet rewrote the pod's ConfigMap volumes at a sync, after these ConfigMaps changed
+   * (a process watching its files, such as kube-proxy's --config, sees it now).
+   */
+  configMapsUpdated?(pod: KubeObject, names: readonly string[]): void;
 }
 
 /** Every pod starts fine and stops in the default time. */
@@ -28,13 +42,21 @@ export const defaultRuntime: PodRuntime = {
 export interface PodTimings {
   /** From scheduling to the containers starting (image present, sandbox created). */
   startMs: number;
-  /** From the containers starting to them being ready. */
-  readyMs: number;
   /** How long stopping takes when the runtime does not say. */
   stopMs: number;
+  /** The kubelet's syncFrequency: a changed ConfigMap reaches mounted volumes at the next sync. */
+  configMapSyncMs: number;
+  /** Readiness probes take their initialDelaySeconds and periodSeconds (off while booting). */
+  probeDelays: boolean;
 }
 
-export const defaultTimings: PodTimings = { startMs: 2000, readyMs: 1000, stopMs: 1000 };
+/** scenario/timings.ts documents where each default comes from. */
+export const defaultTimings: PodTimings = {
+  startMs: 2000,
+  stopMs: 1000,
+  configMapSyncMs: 60_000,
+  probeDelays: true,
+};
 
 const initialBackoffMs = 10_000;
 const maxBackoffMs = 300_000;

@@ -14,6 +14,8 @@ export interface NodeHealthOptions {
   hosts?: readonly HostSpec[] | undefined;
   kubernetesVersion?: string | undefined;
   nodeLeases?: boolean | undefined;
+  /** --node-monitor-grace-period (scenario spec.timings); default the release's. */
+  nodeMonitorGracePeriodMs?: number | undefined;
 }
 
 export interface NodeHealthShared {
@@ -35,7 +37,15 @@ export function startNodeHealth(options: NodeHealthOptions, shared: NodeHealthSh
   const version = options.kubernetesVersion
     ? parseKubeVersion(options.kubernetesVersion)
     : undefined;
-  const monitor = startLeaseMonitor({ ...shared, timings: nodeMonitorDefaults(version?.minor) });
+  const defaults = nodeMonitorDefaults(version?.minor);
+  const monitor = startLeaseMonitor({
+    ...shared,
+    timings: {
+      ...defaults,
+      nodeMonitorGracePeriodMs:
+        options.nodeMonitorGracePeriodMs ?? defaults.nodeMonitorGracePeriodMs,
+    },
+  });
   return {
     setKubeletDown: (node, down) => leases.setKubeletDown(node, down),
     stop() {

@@ -1,7 +1,9 @@
 // `kubectl exec` on a node: argv arrays, or `sh -c '<line>'` with quotes, pipes, `;`, `&&`, `||`
 // and the redirections 2>&1, 2>/dev/null, >/dev/null. Wrappers (sudo, timeout N, chroot DIR,
-// nsenter …  --) are stripped. An unknown command exits 127 with bash's wording:
-// `foo: command not found` for a bare argv, `sh: line 1: foo: command not found` in a shell.
+// nsenter …  --) are peeled off by host-entry.ts. A command the process does not have (unknown to
+// the twin, or not in its image) exits 127 with bash's wording: `foo: command not found` for a
+// bare argv, `sh: line 1: foo: command not found` in a shell. Netfilter tools without
+// CAP_NET_ADMIN fail as permissions.ts says.
 
 import { runConntrack } from './conntrack.js';
 import { runCurl } from './curl.js';
@@ -13,6 +15,10 @@ import { runFilter, runUname } from './misc.js';
 import { runNft } from './nft.js';
 import { runCat, runSysctl } from './sysctl.js';
 import type { CommandContext, CommandHandler, CommandResult } from './types.js';
+import { nodeState } from './types.js';
+import { hasCommand, inPodNetwork } from '../container/process.js';
+import { enterWrappers } from './host-entry.js';
+import { permissionDenied } from './permissions.js';
 import { tokenizeShell } from './shell-words.js';
 
 const handlers: Record<string, CommandHandler> = {
@@ -35,39 +41,42 @@ const handlers: Record<string, CommandHandler> = {
 };
 
 const shells = new Set(['sh', 'bash', 'ash', 'dash']);
+/** Shell builtins (and coreutils every image has): never missing from an image. */
+const builtins = new Set(['echo', 'true', 'false']);
 const basename = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 
-/** Drops sudo / timeout N / chroot DIR / nsenter … -- in front of the real command. */
-function unwrap(argv: readonly string[]): string[] {
-  let words = [...argv];
-  for (;;) {
-    const head = basename(words[0] ?? '');
-    if (head === 'sudo') words = words.slice(1);
-    else if (head === 'timeout')
-      words = words.slice(words.findIndex((w, i) => i > 0 && /^\d/.test(w)) + 1);
-    else if (head === 'chroot') words = words.slice(2);
-    else if (head === 'nsenter') {
-      const dd = words.indexOf('--');
-      words = dd >= 0 ? words.slice(dd + 1) : words.slice(1).filter((w) => !w.startsWith('-'));
-    } else return words;
-  }
+/** What the handler may change: nothing of the host's from a pod's own network namespace. */
+function forProcess(ctx: CommandContext): CommandContext {
+  return inPodNetwork(ctx.container) ? { ...ctx, apply: () => undefined } : ctx;
 }
 
 function runSimple(
   ctx: CommandContext,
   argv: readonly string[],
   stdin: string,
-  notFound: (cmd: string) => string,
+  shellNotFound: (cmd: string) => string,
 ): CommandResult {
-  const words = unwrap(argv);
+  const entered = enterWrappers(ctx, argv);
+  if ('exitCode' in entered) return entered;
+  const { words } = entered;
+  const run = entered.ctx;
+  const notFound = entered.notFound ?? shellNotFound;
+  const missing = (): CommandResult => ({
+    exitCode: 127,
+    stdout: '',
+    stderr: notFound(words[0] ?? ''),
+  });
   const name = basename(words[0] ?? '');
   const args = words.slice(1);
-  if (shells.has(name) && args[0] === '-c') return runLine(ctx, args[1] ?? '', name);
+  if (
+    !builtins.has(name) &&
+    !hasCommand(nodeState({ ...run, container: undefined }), run.container, name)
+  )
+    return missing();
+  if (shells.has(name) && args[0] === '-c') return runLine(run, args[1] ?? '', name);
   const handler = handlers[name];
-  if (handler) return handler(ctx, args, stdin);
-  return (
-    runFilter(name, args, stdin) ?? { exitCode: 127, stdout: '', stderr: notFound(words[0] ?? '') }
-  );
+  if (handler) return permissionDenied(run, name, args) ?? handler(forProcess(run), args, stdin);
+  return runFilter(name, args, stdin) ?? missing();
 }
 
 interface Stage {

@@ -1,6 +1,8 @@
 // What every simulated command receives and returns: the node it runs on (through the cluster
 // view), the simulated time, stdin from a pipe, and exit code plus stdout/stderr.
 
+import type { ContainerContext } from '../container/context.js';
+import { processState } from '../container/process.js';
 import type { Dataplane } from '../dataplane/dataplane.js';
 import type { HostSysctls } from '../host/host.js';
 import type { ClusterView, NodeState } from '../view.js';
@@ -18,6 +20,8 @@ export interface CommandContext {
   /** Pods without hostNetwork have their own loopback: 127.0.0.1 reaches nothing of the host's. */
   readonly hostNetwork: boolean;
   readonly apply: (change: NodeChange) => void;
+  /** The container the command runs in; undefined runs it as root on the host itself. */
+  readonly container?: ContainerContext | undefined;
 }
 
 export interface CommandResult {
@@ -40,8 +44,9 @@ export function fail(exitCode: number, stderr: string, stdout = ''): CommandResu
   return { exitCode, stdout, stderr };
 }
 
+/** The node as the command's process sees it (its image's nft, its network namespace). */
 export function nodeState(ctx: CommandContext): NodeState {
   const state = ctx.view.node(ctx.nodeName);
   if (!state) throw new Error(`twin: no node ${ctx.nodeName}`);
-  return state;
+  return processState(state, ctx.container);
 }

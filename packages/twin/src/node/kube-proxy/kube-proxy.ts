@@ -48,6 +48,8 @@ export interface StartInput {
   readonly dataplane: Dataplane;
   readonly catalog: ServiceCatalog;
   readonly now: number;
+  /** Stop before the first sync: the caller runs it later (syncKubeProxy), as the twin's timing says. */
+  readonly deferFirstSync?: boolean;
 }
 
 export interface StartOutcome {
@@ -161,6 +163,8 @@ export function startKubeProxy(input: StartInput): StartOutcome {
       '--nodeport-addresses includes localhost but localhost NodePorts are not supported',
       { address },
     );
+  if (input.deferFirstSync)
+    return { runtime: { ...rt, logs: w.lines }, dataplane: cleaned.dataplane, sysctls, events };
   const dataplane = programDataplane(cleaned.dataplane, cfg, facts, version, input.catalog, now);
   if (cfg.verbosity >= 2) logSync(w, cfg);
   const failing = cfg.mode === 'nftables' && facts.faults.includes('nftables-sync-failures');

@@ -9,7 +9,7 @@ import type { ObjectStore } from '../../store/store.js';
 import type { KubeObject } from '../../apimachinery/types.js';
 import type { ExecOutcome, ExecProtocol } from './exec-protocol.js';
 import { channel, frames, statusFrame } from './exec-protocol.js';
-import { findPod, podNodeName, podPhase, resolveContainer } from './pod-target.js';
+import { findPod, podNodeName, resolveContainer } from './pod-target.js';
 import { StdinQueue } from './stdin-queue.js';
 
 export interface ExecRequest {
@@ -73,8 +73,7 @@ export function parseExecParams(
   if (params.tty && params.stderr) throw badRequest('you may not specify tty=true and stderr=true');
   if (params.command.length === 0)
     throw badRequest('you must specify at least one command for the container');
-  // The kubelet finds no running container in a Pending or finished pod.
-  if (podPhase(pod) !== 'Running') throw badRequest(`container not found ("${container}")`);
+  // Whether the container runs is the kubelet's to say, after the upgrade (kubelet.ts).
   return params;
 }
 
@@ -100,18 +99,25 @@ function settle<T>(work: Promise<T>, ms: number, abort: AbortController): Promis
   });
 }
 
+class RefusedError extends Error {}
+
 /** Providers are plugged in by other modules; tolerate a missing stream rather than crash. */
 function bytes(output: string | Buffer | undefined): string | Buffer {
   return typeof output === 'string' || Buffer.isBuffer(output) ? output : '';
 }
 
-/** Runs the command for one accepted WebSocket; resolves once the status is sent and closed. */
+/**
+ * Runs the command for one accepted WebSocket; resolves once the status is sent and closed.
+ * `refusal` is the error the apiserver's stream translator met reaching the kubelet: the session
+ * then ends with it as an InternalError instead of running anything.
+ */
 export async function runExecSession(
   ws: WebSocket,
   protocol: ExecProtocol,
   params: ExecParams,
   provider: ExecProvider,
   timeoutMs: number,
+  refusal?: string,
 ): Promise<void> {
   const abort = new AbortController();
   const stdin = params.stdin ? new StdinQueue() : undefined;
@@ -141,13 +147,17 @@ export async function runExecSession(
   let result: ExecResult | undefined;
   const argv = params.command.join(' ');
   try {
+    if (refusal !== undefined) throw new RefusedError(refusal);
     // A provider that throws synchronously fails like one that rejects.
     const work = Promise.resolve().then(() => provider(request));
     result = await settle(work, timeoutMs, abort);
     outcome = { kind: 'exit', exitCode: result.exitCode };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    outcome = { kind: 'error', message: `error executing command [${argv}]: ${reason}` };
+    if (error instanceof RefusedError) outcome = { kind: 'error', message: error.message };
+    else {
+      const reason = error instanceof Error ? error.message : String(error);
+      outcome = { kind: 'error', message: `error executing command [${argv}]: ${reason}` };
+    }
   }
   if (ws.readyState !== ws.OPEN) return;
   if (result && params.stdout)

@@ -7,16 +7,19 @@ import { baseHeaders, queryFlag, queryInt } from '../http-util.js';
 import type { ResourceTarget } from '../routes.js';
 import type { ObjectStore } from '../../store/store.js';
 import type { KubeObject } from '../../apimachinery/types.js';
-import { asArray, asRecord, asString } from '../../apimachinery/types.js';
 import type { LogLine } from './log-format.js';
 import { ByteBudget, formatLine, selectLines } from './log-format.js';
 import { findPod, podNodeName, podPhase, resolveContainer } from './pod-target.js';
+import type { KubeletView } from './kubelet.js';
+import { UnknownStatusError, dialError, kubeletHost } from './kubelet.js';
+import type { LogQuery } from './log-status.js';
+import { containerLogError, logURL } from './log-status.js';
 
 export type { LogLine } from './log-format.js';
 
 export interface LogSource {
   lines(): LogLine[];
-  /** The previous terminated instance's log; absent or undefined when there was none. */
+  /** The previous terminated instance's log (whether there is one, the pod's status says). */
   previousLines?(): LogLine[] | undefined;
   /** Calls `fn` for every line appended from now on; returns the unsubscribe function. */
   subscribe(fn: (line: LogLine) => void): () => void;
@@ -31,19 +34,11 @@ export const defaultLogsProvider: LogsProvider = () => ({
 
 export interface LogContext {
   store: ObjectStore;
+  /** The nodes' kubelets; without it every kubelet answers. */
+  kubelet?: KubeletView | undefined;
   logs: LogsProvider;
   /** Registers an open follow so closing the twin ends it; returns the unregister function. */
   track(stop: () => void): () => void;
-}
-
-interface LogQuery {
-  container: string | null;
-  follow: boolean;
-  previous: boolean;
-  timestamps: boolean;
-  tailLines: number | undefined;
-  limitBytes: number | undefined;
-  sinceMs: number | undefined;
 }
 
 function parseQuery(query: URLSearchParams, podName: string, now: number): LogQuery {
@@ -75,13 +70,8 @@ function parseQuery(query: URLSearchParams, podName: string, now: number): LogQu
     tailLines,
     limitBytes,
     sinceMs,
+    sinceSeconds,
   };
-}
-
-function waitingReason(pod: KubeObject, container: string): string {
-  const statuses = asArray(asRecord(pod['status'])['containerStatuses']).map(asRecord);
-  const own = statuses.find((s) => s['name'] === container);
-  return asString(asRecord(asRecord(own?.['state'])['waiting'])['reason']) || 'ContainerCreating';
 }
 
 const terminal = (pod: KubeObject): boolean => ['Succeeded', 'Failed'].includes(podPhase(pod));
@@ -103,22 +93,16 @@ export function handleLogs(
     res.end();
     return;
   }
-  const source = ctx.logs(pod, container);
-  let lines: LogLine[];
-  if (q.previous) {
-    const previous = source.previousLines?.();
-    if (!previous)
-      throw badRequest(
-        `previous terminated container "${container}" in pod "${podName}" not found`,
-      );
-    lines = previous;
-  } else {
-    if (podPhase(pod) === 'Pending')
-      throw badRequest(
-        `container "${container}" in pod "${podName}" is waiting to start: ${waitingReason(pod, container)}`,
-      );
-    lines = source.lines();
+  const node = podNodeName(pod);
+  if (ctx.kubelet && !ctx.kubelet.up(node)) {
+    // LocationStreamer's client.Do fails; the apiserver answers it as a plain 500.
+    const host = kubeletHost(ctx.store, node);
+    throw new UnknownStatusError(`Get "${logURL(host, pod, container, q)}": ${dialError(host)}`);
   }
+  const refused = containerLogError(pod, container, q.previous);
+  if (refused !== undefined) throw badRequest(refused);
+  const source = ctx.logs(pod, container);
+  const lines: LogLine[] = q.previous ? (source.previousLines?.() ?? []) : source.lines();
   const budget = new ByteBudget(q.limitBytes);
   const initial = selectLines(lines, { ...q, timestamps: q.timestamps })
     .map((line) => budget.take(formatLine(line, q.timestamps)))

@@ -28,6 +28,18 @@ export function writeRawJson(
   socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
 }
 
+/** A plain-text answer, as Go's net/http sends a body it sniffs as text. */
+export function writeRawText(socket: Duplex, code: number, text: string): void {
+  if (socket.destroyed) return;
+  const lines = [
+    `HTTP/1.1 ${code} ${STATUS_CODES[code] ?? ''}`,
+    'Content-Type: text/plain; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(text)}`,
+    'Connection: close',
+  ];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`);
+}
+
 export function writeRawError(socket: Duplex, error: unknown): void {
   const apiError =
     error instanceof ApiError

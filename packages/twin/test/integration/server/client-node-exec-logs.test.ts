@@ -7,6 +7,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { eventually } from '../../../src/testing/wait.js';
+import { resourceFor } from '../../../src/index.js';
 import type { Harness } from './harness.js';
 import { StubLogs, createRunningPod, execAborts, startHarness, stubExec } from './harness.js';
 
@@ -195,6 +196,43 @@ describe('exec subprotocols on the wire', () => {
     expect(((await container.json()) as { message: string }).message).toBe(
       'container nope is not valid for pod kp-1',
     );
+  });
+});
+
+describe('exec into a container that does not run', () => {
+  const path = '/api/v1/namespaces/kube-system/pods/idle/exec?command=ls&stdout=true';
+
+  it('gets the kubelet’s raw 500 without v5, and the translator’s InternalError with it', async () => {
+    h.registry.create(resourceFor('pods'), {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'idle', namespace: 'kube-system' },
+      spec: { nodeName: 'cp-1', containers: [{ name: 'kube-proxy', image: 'x' }] },
+    });
+    const raw = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const ws = new WebSocket(`${h.url.replace('http', 'ws')}${path}`, ['v4.channel.k8s.io']);
+      ws.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      ws.on('open', () => reject(new Error('upgraded')));
+      ws.on('error', () => undefined);
+    });
+    expect(raw).toEqual({ status: 500, body: 'container not found ("kube-proxy")' });
+    const v5 = await rawExec(path, ['v5.channel.k8s.io']);
+    expect(v5.frames.map((f) => f[0])).toEqual([1, 3]);
+    expect(JSON.parse(v5.frames[1]!.subarray(1).toString())).toEqual({
+      metadata: {},
+      status: 'Failure',
+      message:
+        'Internal error occurred: unable to upgrade connection: container not found ("kube-proxy")',
+      reason: 'InternalError',
+      details: {
+        causes: [{ message: 'unable to upgrade connection: container not found ("kube-proxy")' }],
+      },
+      code: 500,
+    });
   });
 });
 

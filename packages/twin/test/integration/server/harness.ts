@@ -102,6 +102,8 @@ export function createRunningPod(
   extra: {
     labels?: Record<string, string>;
     ownerReferences?: KubeObject['metadata']['ownerReferences'];
+    /** The container restarted once: lastState.terminated names the previous container. */
+    restarted?: boolean;
   } = {},
 ): KubeObject {
   const pods = resourceFor('pods');
@@ -127,8 +129,19 @@ export function createRunningPod(
         containerStatuses: containers.map((c) => ({
           name: c,
           ready: true,
-          restartCount: 0,
+          restartCount: extra.restarted ? 1 : 0,
           state: { running: { startedAt: '2025-08-11T08:30:10Z' } },
+          lastState: extra.restarted
+            ? {
+                terminated: {
+                  containerID: `containerd://${name}-${c}-0`,
+                  exitCode: 1,
+                  reason: 'Error',
+                  startedAt: '2025-08-11T08:29:00Z',
+                  finishedAt: '2025-08-11T08:30:00Z',
+                },
+              }
+            : {},
         })),
       },
     },

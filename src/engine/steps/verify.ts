@@ -1,0 +1,218 @@
+/**
+ * Verification with evidence, both ways. kube-proxy programs its rules only after its first
+ * sync, some time after its pod is Ready, so a verification polls until every check passes or
+ * its deadline runs out; the last round's evidence is kept either way. Unknown never passes:
+ * a read that failed fails its verification. Also the rollback reference, captured before the
+ * first write: the IPVS rules and iptables as they were, and the IPVS sync-time baseline.
+ */
+import { KUBE_SYSTEM } from '../../core/cluster-overview.js';
+import type { Metrics } from '../../core/parse/prometheus.js';
+import type { Evidence } from '../../core/run-state.js';
+import {
+  referenceProbes,
+  nftablesProbes,
+  ipvsProbes,
+  type ProbeReads,
+} from '../../probes/index.js';
+import { probeContext } from '../../probes/context.js';
+import { valueOf, type ProbeRead } from '../../probes/read.js';
+import type { ProbeContext } from '../../probes/types.js';
+import { evidence } from '../../verify/evidence.js';
+import {
+  allPassed,
+  ipvsVerifications,
+  nftablesVerifications,
+  runVerifications,
+} from '../../verify/index.js';
+import { clusterIPTarget, nodePortAddresses, nodePortTargets } from '../../verify/targets.js';
+import type { LogRead, Reachability, ReachabilityTarget } from '../../verify/types.js';
+import { internalIP } from '../../core/nodes.js';
+import type { StepContext, StepExecutor, StepOutcome } from '../step-context.js';
+import { curlFrom, readOnNode } from './node-probes.js';
+import { nodeTarget } from './node-target.js';
+import { verifyTargets, type VerifyTargets } from './verify-inputs.js';
+
+/** How long after Ready the dataplane may take to pass (first sync, then conntrack settling). */
+const VERIFY_DEADLINE_MS = 60_000;
+const ROUND_PAUSE_MS = 2_000;
+/** Two metrics reads this far apart show whether the sync-failure counter moves. */
+const METRICS_GAP_MS = 3_000;
+const LOG_LINES = 5_000;
+
+type Mode = 'nftables' | 'ipvs';
+
+function durationSeconds(value: unknown, fallback: number): number {
+  if (typeof value !== 'string') return fallback;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value);
+  if (m === null) return fallback;
+  const n = Number(m[1]);
+  return m[2] === 'ms' ? n / 1000 : m[2] === 'm' ? n * 60 : m[2] === 'h' ? n * 3600 : n;
+}
+
+function contextFor(targets: VerifyTargets): ProbeContext {
+  const ip = internalIP(targets.node);
+  return probeContext({
+    ...(ip === undefined ? {} : { nodeIP: ip }),
+    metricsBindAddress: targets.config?.metricsBindAddress,
+    healthzBindAddress: targets.config?.healthzBindAddress,
+  });
+}
+
+async function logOf(ctx: StepContext, container: string): Promise<LogRead> {
+  const at = ctx.clock.now().toISOString();
+  const pod = ctx.state().facts['kubeProxyPod'] as { name?: string } | undefined;
+  const name = pod?.name ?? (await currentPod(ctx));
+  if (name === undefined) {
+    return {
+      probe: 'kube-proxy-log',
+      argv: [],
+      value: { kind: 'probe-error', code: 'failed', message: 'no kube-proxy pod on the node' },
+      at,
+    };
+  }
+  try {
+    const text = await ctx.cluster.podLog(KUBE_SYSTEM, name, container, LOG_LINES);
+    return {
+      probe: 'kube-proxy-log',
+      argv: [],
+      value: text.split('\n').filter((l) => l !== ''),
+      at,
+    };
+  } catch (error) {
+    return {
+      probe: 'kube-proxy-log',
+      argv: [],
+      value: { kind: 'probe-error', code: 'failed', message: (error as Error).message },
+      at,
+    };
+  }
+}
+
+async function currentPod(ctx: StepContext): Promise<string | undefined> {
+  const { node } = nodeTarget(ctx);
+  const pods = await ctx.cluster.listPodsOnNode(node);
+  return pods.find(
+    (p) => p.metadata.namespace === KUBE_SYSTEM && /kube-proxy/.test(p.metadata.name),
+  )?.metadata.name;
+}
+
+async function reachability(
+  ctx: StepContext,
+  targets: VerifyTargets,
+  mode: Mode,
+  reads: ProbeReads,
+  probeCtx: ProbeContext,
+): Promise<Reachability> {
+  const { node } = nodeTarget(ctx);
+  const clusterIP: ReachabilityTarget[] =
+    targets.clusterIP === undefined ? [] : [clusterIPTarget(targets.clusterIP)];
+  const links = valueOf(reads['host-addresses']);
+  const nodePort =
+    targets.nodePort === undefined
+      ? []
+      : nodePortTargets(
+          nodePortAddresses({
+            node: targets.node,
+            links,
+            setting: targets.config?.nodePortAddresses ?? undefined,
+            mode,
+          }),
+          targets.nodePort,
+        );
+  const calls = [
+    ...clusterIP.map((t) => curlFrom(ctx, node, t, probeCtx)),
+    ...nodePort.map((t) => curlFrom(ctx, node, t, probeCtx)),
+    ...(targets.peer === undefined
+      ? []
+      : nodePort.map((t) => curlFrom(ctx, targets.peer?.node ?? node, t, probeCtx))),
+  ];
+  return {
+    clusterIP,
+    nodePort,
+    ...(targets.peer === undefined ? {} : { peer: targets.peer }),
+    reads: await Promise.all(calls),
+  };
+}
+
+async function round(ctx: StepContext, mode: Mode, targets: VerifyTargets): Promise<Evidence[]> {
+  const { node } = nodeTarget(ctx);
+  const probeCtx = contextFor(targets);
+  const scope = { node, step: ctx.step.id, now: ctx.clock.now().toISOString() };
+  const ids =
+    mode === 'nftables'
+      ? [...nftablesProbes, 'host-addresses' as const]
+      : [...ipvsProbes, 'host-addresses' as const];
+  const reads = await readOnNode(ctx, node, ids, probeCtx);
+  const common = {
+    ...scope,
+    reads,
+    expected: targets.expected,
+    log: await logOf(ctx, targets.container),
+    reachability: await reachability(ctx, targets, mode, reads, probeCtx),
+  };
+  if (mode === 'ipvs') return runVerifications(ipvsVerifications, common);
+  await new Promise((resolve) => setTimeout(resolve, METRICS_GAP_MS));
+  const second = (await readOnNode(ctx, node, ['metrics'], probeCtx)).metrics;
+  const baseline = ctx.state().facts['baselineMetrics'] as ProbeRead<Metrics> | undefined;
+  const nftables = targets.config?.nftables ?? {};
+  return runVerifications(nftablesVerifications, {
+    ...common,
+    metrics: {
+      ...(baseline === undefined ? {} : { baseline }),
+      ...(reads.metrics === undefined ? {} : { first: reads.metrics }),
+      ...(second === undefined ? {} : { second }),
+    },
+    syncPeriodSeconds: durationSeconds(nftables['syncPeriod'], 30),
+  });
+}
+
+async function verifyUntilPassed(ctx: StepContext, mode: Mode): Promise<StepOutcome> {
+  const started = Date.now();
+  const targets = await verifyTargets(ctx, mode === 'nftables' ? 'canary' : 'original');
+  let found: Evidence[];
+  for (;;) {
+    found = await round(ctx, mode, targets);
+    if (allPassed(found)) {
+      return { ok: true, note: `${found.length} checks passed`, evidence: found };
+    }
+    if (ctx.signal.aborted)
+      return {
+        ok: false,
+        failure: { kind: 'error', message: 'the process is stopping', retryable: true },
+      };
+    if (Date.now() - started > VERIFY_DEADLINE_MS) break;
+    await new Promise((resolve) => setTimeout(resolve, ROUND_PAUSE_MS));
+  }
+  const failed = found.filter((e) => !e.ok);
+  return {
+    ok: false,
+    evidence: found,
+    failure: {
+      kind: 'verification',
+      message: `${mode} verification failed on ${nodeTarget(ctx).node}: ${failed.map((e) => `${e.probe}: ${e.verdict}`).join('; ')}`,
+      retryable: false,
+    },
+  };
+}
+
+export const verifyNftables: StepExecutor = (ctx) => verifyUntilPassed(ctx, 'nftables');
+export const verifyIpvs: StepExecutor = (ctx) => verifyUntilPassed(ctx, 'ipvs');
+
+/** Before the first write: the node as it runs now, to compare against and to restore by hand. */
+export const captureReference: StepExecutor = async (ctx) => {
+  const { node } = nodeTarget(ctx);
+  const targets = await verifyTargets(ctx, 'original');
+  const reads = await readOnNode(ctx, node, referenceProbes, contextFor(targets));
+  const scope = { node, step: ctx.step.id, now: ctx.clock.now().toISOString() };
+  const found: Evidence[] = referenceProbes.map((id) => {
+    const read: ProbeRead<unknown> | undefined = reads[id];
+    const ok = read !== undefined && valueOf(read) !== undefined;
+    return evidence(scope, id, read, ok, ok ? 'captured' : 'not captured: the reference has a gap');
+  });
+  return {
+    ok: true,
+    note: `${found.filter((e) => e.ok).length}/${found.length} captured`,
+    evidence: found,
+    ...(reads.metrics === undefined ? {} : { facts: { baselineMetrics: reads.metrics } }),
+  };
+};
