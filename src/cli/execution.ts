@@ -22,6 +22,7 @@ import { Runs } from '../engine/runs.js';
 import { executors } from '../engine/steps/index.js';
 import { createRunWorker } from '../engine/worker.js';
 import type { Logger } from '../log.js';
+import type { RunState } from '../core/run-state.js';
 import type { Clock } from '../ports/clock.js';
 import type { RunStore } from '../ports/run-store.js';
 import { runbooks } from '../runbooks/index.js';
@@ -36,8 +37,8 @@ export interface Execution {
   checks(): Promise<Record<string, string>>;
   /** Extra Prometheus text (the queue's own metrics). */
   metricsText(): Promise<string>;
-  /** Resume runs nobody is working on (after a crash or a restart). */
-  resume(reason: string): Promise<void>;
+  /** Resume runs nobody is working on (after a crash or a restart); resolves to their ids. */
+  resume(reason: string, filter?: (state: RunState) => boolean): Promise<string[]>;
   /** Stop taking work; running steps get `graceMs` to finish, then are handed back. */
   stop(graceMs: number): Promise<void>;
 }
@@ -86,11 +87,16 @@ function engineFor(
 
 export function startExecution(options: ExecutionOptions): Execution {
   const { logger, metrics } = options;
-  const resume = async (engine: RunEngine, reason: string): Promise<void> => {
-    const resumed = await engine.resume(reason);
+  const resume = async (
+    engine: RunEngine,
+    reason: string,
+    filter?: (state: RunState) => boolean,
+  ): Promise<string[]> => {
+    const resumed = await engine.resume(reason, filter);
     if (resumed.length > 0) {
       logger.info({ runs: resumed.map((r) => r.id), reason }, 'resumed unfinished runs');
     }
+    return resumed.map((r) => r.id);
   };
   if (options.kind === 'in-process') {
     const store = options.store ?? new MemoryRunStore();
@@ -102,7 +108,7 @@ export function startExecution(options: ExecutionOptions): Execution {
       runs: new Runs(engine, store, () => scheduler.idle()),
       checks: () => Promise.resolve({}),
       metricsText: () => Promise.resolve(''),
-      resume: (reason) => resume(engine, reason),
+      resume: (reason, filter) => resume(engine, reason, filter),
       stop: async (graceMs) => {
         engine.stop();
         await scheduler.close(graceMs);
@@ -138,7 +144,7 @@ export function startExecution(options: ExecutionOptions): Execution {
     runs: new Runs(engine, store),
     checks: async () => ({ redis: await redisCheck(workerRedis) }),
     metricsText: async () => await queue.exportPrometheusMetrics().catch(() => ''),
-    resume: (reason) => resume(engine, reason),
+    resume: (reason, filter) => resume(engine, reason, filter),
     stop: async (graceMs) => {
       // Steps in flight get the grace period to finish; after it they are handed back (their
       // jobs stall and another worker, or this one's successor, resumes the run).

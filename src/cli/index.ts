@@ -1,7 +1,10 @@
 /** Every terminal subcommand, in the order `--help` lists them. */
 import { botCommand } from './bot.js';
 import { cutoverCommand } from './cutover.js';
+import { planCommand } from './plan.js';
+import { resumeCommand } from './resume.js';
 import { rollbackCommand } from './rollback.js';
+import { statusCommand } from './status.js';
 import { demoCommand } from './demo.js';
 import { preflightCommand } from './preflight.js';
 import { twinCommand } from './twin.js';
@@ -11,8 +14,11 @@ import { workerCommand } from './worker.js';
 export const subcommands: readonly Subcommand[] = [
   demoCommand,
   preflightCommand,
+  planCommand,
   cutoverCommand,
   rollbackCommand,
+  statusCommand,
+  resumeCommand,
   botCommand,
   workerCommand,
   twinCommand,

@@ -33,6 +33,8 @@ export interface TerminalRuns {
   observer: TerminalRunObserver;
   /** The person at the keyboard, as runs record them. */
   actor: Actor;
+  /** Resumes this cluster's unfinished runs (or one of them) that nobody works on. */
+  resume(runId?: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -132,6 +134,11 @@ export async function openTerminalRuns(
     directory,
     observer,
     actor,
+    resume: (runId) =>
+      execution.resume(
+        'resumed from the terminal (`proxy-migrate resume`)',
+        (s) => s.cluster === cluster.name && (runId === undefined || s.id === runId),
+      ),
     close: async () => {
       await execution.stop(5_000);
       await closeStore();

@@ -137,6 +137,8 @@ export class RunEngine {
           );
           break;
         case 'request-approval':
+          // Nobody knows how long a person takes: no probe pod waits with the run.
+          await this.o.environment.pause(state);
           await this.tell(state, (o) => o.approvalRequested(state));
           break;
         case 'schedule-expiry':

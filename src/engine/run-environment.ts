@@ -32,6 +32,8 @@ export interface RunEnvironment {
   forRun(state: RunState): Promise<RunResources>;
   /** The run ended: close its probe shell (deleting the pods), release the lock. */
   release(state: RunState): Promise<void>;
+  /** The run waits for a person: its probe pods go (a new step makes new ones). */
+  pause(state: RunState): Promise<void>;
   /** Process shutdown: close every shell; locks are left to expire so a resumer can renew them. */
   close(): Promise<void>;
 }
@@ -124,6 +126,18 @@ export class DefaultRunEnvironment implements RunEnvironment {
         this.logger.warn({ err: error, runId: state.id }, 'could not release the cluster lock'),
       ),
     ]);
+  }
+
+  async pause(state: RunState): Promise<void> {
+    const held = this.runs.get(state.id);
+    const shell = held?.shell;
+    if (held === undefined || shell === undefined) return;
+    held.shell = undefined;
+    await shell
+      .close()
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error, runId: state.id }, 'could not close the probe shell'),
+      );
   }
 
   async close(): Promise<void> {

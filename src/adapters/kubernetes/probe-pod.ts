@@ -13,9 +13,15 @@ export const PROBE_CONTAINER = 'probe';
 /** After this the kubelet kills the pod even if the bot never comes back to delete it. */
 export const PROBE_LIFETIME_SECONDS = 900;
 
-/** One name per (run, node): a run resumed elsewhere finds its own pod instead of making another. */
-export function probePodName(runId: string, node: string): string {
-  const hash = createHash('sha256').update(`${runId}\0${node}`).digest('hex').slice(0, 12);
+/**
+ * One name per (run, node, generation): a run resumed elsewhere finds its own pod instead of
+ * making another; a pod that ended (its lifetime ran out) is replaced by the next generation.
+ */
+export function probePodName(runId: string, node: string, generation = 0): string {
+  const hash = createHash('sha256')
+    .update(`${runId}\0${node}\0${generation}`)
+    .digest('hex')
+    .slice(0, 12);
   return `proxy-migrate-probe-${hash}`;
 }
 

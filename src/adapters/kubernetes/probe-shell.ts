@@ -60,6 +60,8 @@ export class ProbePodShell implements NodeShell {
   private readonly pods = new Map<string, Promise<string>>();
   /** Every pod this shell created, started or not, so close() removes them all. */
   private readonly created = new Map<string, string>();
+  /** Pods replaced per node: a probe pod that ended is replaced once per command. */
+  private readonly generations = new Map<string, number>();
   private closed = false;
   private collecting: Promise<void> | undefined;
 
@@ -86,7 +88,7 @@ export class ProbePodShell implements NodeShell {
 
   private async startPod(node: string): Promise<string> {
     const { namespace, image, runId } = this.options;
-    const name = probePodName(runId, node);
+    const name = probePodName(runId, node, this.generations.get(node) ?? 0);
     this.created.set(name, node);
     await this.options.apply({
       kind: 'create-probe-pod',
@@ -182,7 +184,48 @@ export class ProbePodShell implements NodeShell {
   }
 
   async run(node: string, argv: readonly string[], options: RunOptions): Promise<CommandResult> {
-    const pod = await this.podFor(node);
+    try {
+      return await this.runIn(node, await this.podFor(node), argv, options);
+    } catch (error) {
+      // A probe pod lives PROBE_LIFETIME_SECONDS, and a long run (one that waited for an
+      // approval) can outlive it: a pod whose container is gone is replaced, once.
+      if (!(error instanceof AppError) || error.code !== 'NODE_PROBE_FAILED') throw error;
+      const stale = await this.podFor(node).catch(() => undefined);
+      if (stale !== undefined && !(await this.ended(stale))) throw error;
+      this.pods.delete(node);
+      this.generations.set(node, (this.generations.get(node) ?? 0) + 1);
+      if (stale !== undefined)
+        await this.options.apply({
+          kind: 'delete-probe-pod',
+          ref: { namespace: this.options.namespace, name: stale },
+          node,
+        });
+      return this.runIn(node, await this.podFor(node), argv, options);
+    }
+  }
+
+  /** Whether a probe pod has ended (or is gone), so commands can no longer run in it. */
+  private async ended(name: string): Promise<boolean> {
+    try {
+      const pod = await this.core.readNamespacedPod(
+        { namespace: this.options.namespace, name },
+        this.request(),
+      );
+      const phase = pod.status?.phase;
+      return (
+        phase === 'Failed' || phase === 'Succeeded' || pod.metadata?.deletionTimestamp !== undefined
+      );
+    } catch (error) {
+      return (error as { code?: number }).code === 404;
+    }
+  }
+
+  private async runIn(
+    node: string,
+    pod: string,
+    argv: readonly string[],
+    options: RunOptions,
+  ): Promise<CommandResult> {
     const stdout = new Collector();
     const stderr = new Collector();
     let status: V1Status | undefined;

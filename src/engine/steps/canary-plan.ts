@@ -95,14 +95,36 @@ export const planUnchanged: StepExecutor = async (ctx) => {
   return { ok: true, note: `plan ${computed.hash}` };
 };
 
-/** The shared canary objects and the original's changes, in the plan's order; idempotent. */
+/**
+ * The shared canary objects and the original's changes, in the plan's order, one write at a
+ * time: the plan is computed again after each write, so every action carries the state it
+ * really replaces (the original's resourceVersion moves with the first patch) and a plan that
+ * does not converge is caught instead of looping.
+ */
 export const ensureCanaryObjects: StepExecutor = async (ctx) => {
-  const computed = await computePlan(scopeOf(ctx));
-  if ('problem' in computed) return refusal(computed.problem);
   let written = 0;
-  for (const action of computed.plan.shared) {
+  for (let index = 0; ; index += 1) {
+    const computed = await computePlan(scopeOf(ctx));
+    if ('problem' in computed) return refusal(computed.problem);
+    const action = computed.plan.shared[index];
+    if (action === undefined) break;
+    if (isUnchanged(action)) continue;
     const result = await ctx.apply(action);
     if (result.status === 'applied') written += 1;
+  }
+  // Converged: planned again, nothing is left to write.
+  const after = await computePlan(scopeOf(ctx));
+  if ('problem' in after) return refusal(after.problem);
+  const left = after.plan.shared.filter((a) => !isUnchanged(a));
+  if (left.length > 0) {
+    return {
+      ok: false,
+      failure: {
+        kind: 'error',
+        message: `the canary objects do not hold what was written (${left.map((a) => describe(a)).join('; ')}): something rewrites them (an add-on manager, a controller, a webhook)`,
+        retryable: true,
+      },
+    };
   }
   return { ok: true, note: written === 0 ? 'already in place' : `${written} written` };
 };

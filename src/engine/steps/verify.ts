@@ -9,6 +9,7 @@ import { KUBE_SYSTEM } from '../../core/cluster-overview.js';
 import type { Metrics } from '../../core/parse/prometheus.js';
 import type { Evidence } from '../../core/run-state.js';
 import {
+  readNodeProbe,
   referenceProbes,
   nftablesProbes,
   ipvsProbes,
@@ -16,7 +17,7 @@ import {
 } from '../../probes/index.js';
 import { probeContext } from '../../probes/context.js';
 import { valueOf, type ProbeRead } from '../../probes/read.js';
-import type { ProbeContext } from '../../probes/types.js';
+import type { ProbeContext, ProbeResult } from '../../probes/types.js';
 import { evidence } from '../../verify/evidence.js';
 import {
   allPassed,
@@ -27,6 +28,7 @@ import {
 import { clusterIPTarget, nodePortAddresses, nodePortTargets } from '../../verify/targets.js';
 import type { LogRead, Reachability, ReachabilityTarget } from '../../verify/types.js';
 import { internalIP } from '../../core/nodes.js';
+import { kubeProxiesOn } from '../../core/node-migration.js';
 import type { StepContext, StepExecutor, StepOutcome } from '../step-context.js';
 import { curlFrom, readOnNode } from './node-probes.js';
 import { nodeTarget } from './node-target.js';
@@ -58,20 +60,24 @@ function contextFor(targets: VerifyTargets): ProbeContext {
   });
 }
 
-async function logOf(ctx: StepContext, container: string): Promise<LogRead> {
+/** The log of the kube-proxy pod now serving the node (the canary's or the original's). */
+async function logOf(ctx: StepContext, mode: Mode, container: string): Promise<LogRead> {
   const at = ctx.clock.now().toISOString();
-  const pod = ctx.state().facts['kubeProxyPod'] as { name?: string } | undefined;
-  const name = pod?.name ?? (await currentPod(ctx));
-  if (name === undefined) {
-    return {
-      probe: 'kube-proxy-log',
-      argv: [],
-      value: { kind: 'probe-error', code: 'failed', message: 'no kube-proxy pod on the node' },
-      at,
-    };
-  }
+  const failed = (message: string): LogRead => ({
+    probe: 'kube-proxy-log',
+    argv: [],
+    value: { kind: 'probe-error', code: 'failed', message },
+    at,
+  });
+  const target = nodeTarget(ctx);
+  const seen = kubeProxiesOn(await ctx.cluster.listPodsOnNode(target.node), target);
+  const pod = (mode === 'nftables' ? seen.canary : seen.original)[0];
+  if (pod === undefined)
+    return failed(
+      `no ${mode === 'nftables' ? 'canary' : 'original'} kube-proxy pod on ${target.node}`,
+    );
   try {
-    const text = await ctx.cluster.podLog(KUBE_SYSTEM, name, container, LOG_LINES);
+    const text = await ctx.cluster.podLog(KUBE_SYSTEM, pod.metadata.name, container, LOG_LINES);
     return {
       probe: 'kube-proxy-log',
       argv: [],
@@ -79,21 +85,8 @@ async function logOf(ctx: StepContext, container: string): Promise<LogRead> {
       at,
     };
   } catch (error) {
-    return {
-      probe: 'kube-proxy-log',
-      argv: [],
-      value: { kind: 'probe-error', code: 'failed', message: (error as Error).message },
-      at,
-    };
+    return failed((error as Error).message);
   }
-}
-
-async function currentPod(ctx: StepContext): Promise<string | undefined> {
-  const { node } = nodeTarget(ctx);
-  const pods = await ctx.cluster.listPodsOnNode(node);
-  return pods.find(
-    (p) => p.metadata.namespace === KUBE_SYSTEM && /kube-proxy/.test(p.metadata.name),
-  )?.metadata.name;
 }
 
 async function reachability(
@@ -134,6 +127,15 @@ async function reachability(
   };
 }
 
+/** The IPVS kube-proxy's metrics read before the swap, parsed again from its saved output. */
+function baselineOf(ctx: StepContext): ProbeRead<Metrics> | undefined {
+  const saved = ctx.state().facts['baselineMetrics'] as
+    { argv: string[]; result: ProbeResult; at: string } | undefined;
+  return saved === undefined
+    ? undefined
+    : readNodeProbe('metrics', saved.argv, saved.result, saved.at);
+}
+
 async function round(ctx: StepContext, mode: Mode, targets: VerifyTargets): Promise<Evidence[]> {
   const { node } = nodeTarget(ctx);
   const probeCtx = contextFor(targets);
@@ -147,13 +149,13 @@ async function round(ctx: StepContext, mode: Mode, targets: VerifyTargets): Prom
     ...scope,
     reads,
     expected: targets.expected,
-    log: await logOf(ctx, targets.container),
+    log: await logOf(ctx, mode, targets.container),
     reachability: await reachability(ctx, targets, mode, reads, probeCtx),
   };
   if (mode === 'ipvs') return runVerifications(ipvsVerifications, common);
   await new Promise((resolve) => setTimeout(resolve, METRICS_GAP_MS));
   const second = (await readOnNode(ctx, node, ['metrics'], probeCtx)).metrics;
-  const baseline = ctx.state().facts['baselineMetrics'] as ProbeRead<Metrics> | undefined;
+  const baseline = baselineOf(ctx);
   const nftables = targets.config?.nftables ?? {};
   return runVerifications(nftablesVerifications, {
     ...common,
@@ -213,6 +215,17 @@ export const captureReference: StepExecutor = async (ctx) => {
     ok: true,
     note: `${found.filter((e) => e.ok).length}/${found.length} captured`,
     evidence: found,
-    ...(reads.metrics === undefined ? {} : { facts: { baselineMetrics: reads.metrics } }),
+    // Kept as the command's output, not the parsed value: run state is JSON, the parse has Maps.
+    ...(reads.metrics?.result === undefined
+      ? {}
+      : {
+          facts: {
+            baselineMetrics: {
+              argv: reads.metrics.argv,
+              result: reads.metrics.result,
+              at: reads.metrics.at,
+            },
+          },
+        }),
   };
 };

@@ -1,0 +1,100 @@
+/** `proxy-migrate resume <cluster> [<run>]`: carry on (or roll back) runs a dead process left unfinished. */
+import { logLevels } from '../config.js';
+import type { RunState } from '../core/run-state.js';
+import { toUserMessage } from '../errors.js';
+import { createLogger } from '../log.js';
+import { parseOrExit } from './args.js';
+import { exitFor, printResult } from './node-run.js';
+import { resolveTerminalCluster } from './terminal-cluster.js';
+import { openTerminalRuns } from './terminal-runs.js';
+import { EXIT, type Subcommand } from './types.js';
+
+const usage = 'proxy-migrate resume <cluster> [<run>] [--format text|json]';
+
+const help = `Usage: ${usage}
+
+Finds the cluster's runs that are unfinished and that no live process works on (a terminal was
+killed, a bot pod died), and carries each on from its last saved step: every step first reads
+what the cluster already has, so running it again is safe; a verification or deadline that now
+fails rolls the node back as it would have. Runs waiting for an approval keep waiting.
+Run state is read from Redis when it answers (REDIS_URL), else from files
+(PROXY_MIGRATE_STATE_DIR, default ~/.proxy-migrate/runs).
+
+  --format text|json   each resumed run's result (default text)
+  --kubeconfig PATH    a kubeconfig instead of the clusters file
+  --context NAME       its context
+
+Exit codes: the worst of the resumed runs' (0 verified, 2 refused, 4 rolled back, 5 needs
+attention, 1 error); 0 when there was nothing to resume; 64 usage, 78 configuration.`;
+
+const options = {
+  format: { type: 'string', default: 'text' },
+  kubeconfig: { type: 'string' },
+  context: { type: 'string' },
+} as const;
+
+const RUN_DEADLINE_MS = 60 * 60_000;
+
+export const resumeCommand: Subcommand = {
+  name: 'resume',
+  summary: 'carry on runs a killed process left unfinished',
+  help,
+  run: async (argv, io) => {
+    const parsed = parseOrExit(argv, options, help, io);
+    if (!parsed.ok) return parsed.code;
+    const { values, positionals } = parsed.parsed;
+    const [cluster, runId, ...extra] = positionals;
+    if (
+      cluster === undefined ||
+      extra.length > 0 ||
+      (values.format !== 'text' && values.format !== 'json')
+    ) {
+      io.stderr.write(
+        `${cluster === undefined ? 'Which cluster?' : 'Unexpected arguments.'}\n\n${help}\n`,
+      );
+      return EXIT.usage;
+    }
+    const resolved = resolveTerminalCluster(io, {
+      cluster,
+      ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
+      ...(values.context === undefined ? {} : { context: values.context }),
+      usage,
+    });
+    if (!resolved.ok) return resolved.code;
+    const logger = createLogger({
+      level: logLevels.find((l) => l === io.env.LOG_LEVEL) ?? 'warn',
+      destination: process.stderr,
+    });
+    const terminal = await openTerminalRuns(
+      io,
+      resolved.cluster,
+      resolved.kubeconfigs,
+      logger,
+      'durable',
+      true,
+    );
+    try {
+      const ids = await terminal.resume(runId);
+      if (ids.length === 0) {
+        io.stderr.write(
+          `Nothing to resume on ${resolved.cluster.name}${runId === undefined ? '' : ` (run ${runId})`}.\n`,
+        );
+        return EXIT.ok;
+      }
+      io.stderr.write(`resuming ${ids.join(', ')} (state: ${terminal.store.description})\n`);
+      let worst = EXIT.ok as number;
+      for (const id of ids) {
+        const state: RunState = await terminal.runs.waitFor(id, RUN_DEADLINE_MS);
+        printResult(io, state, values.format);
+        const code = state.outcome === undefined ? EXIT.failure : exitFor[state.outcome];
+        if (code !== EXIT.ok) worst = Math.max(worst, code);
+      }
+      return worst;
+    } catch (error) {
+      io.stderr.write(`${toUserMessage(error)}\n`);
+      return EXIT.failure;
+    } finally {
+      await terminal.close();
+    }
+  },
+};
