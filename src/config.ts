@@ -109,6 +109,8 @@ const clusterSchema = z
     poolLabel: labelKey.optional(),
     /** How long a node's kube-proxy may take to go (old pod) or come (new pod Ready). */
     swapDeadlineSeconds: z.number().int().min(10).max(3_600).default(120),
+    /** How long after Ready a node's dataplane may take to pass every verification. */
+    verifyDeadlineSeconds: z.number().int().min(5).max(3_600).default(60),
     /** A failed verification or missed deadline after a write rolls the node back. */
     autoRollback: z.boolean().default(true),
     /**
@@ -256,6 +258,29 @@ function envProblems(env: z.infer<typeof envSchema>, role: ConfigRole): string[]
 }
 
 /** Kubeconfig files for clusters that name none: $KUBECONFIG's list, else ~/.kube/config. */
+/**
+ * The settings a terminal run shares with the bot (where run state lives), without the Slack
+ * and clusters-file requirements of a full load. Throws {@link ConfigError} on a bad value.
+ */
+export function runStoreSettings(
+  env: Record<string, string | undefined>,
+): Pick<AppConfig, 'redisUrl' | 'queuePrefix'> & { stateDir: string } {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = envSchema
+    .pick({ REDIS_URL: true, QUEUE_PREFIX: true })
+    .extend({ PROXY_MIGRATE_STATE_DIR: z.string().min(1).optional() })
+    .safeParse(cleaned);
+  if (!parsed.success) throw new ConfigError(describeIssues('env', parsed.error.issues));
+  return {
+    redisUrl: parsed.data.REDIS_URL,
+    queuePrefix: parsed.data.QUEUE_PREFIX,
+    stateDir:
+      parsed.data.PROXY_MIGRATE_STATE_DIR === undefined
+        ? resolve(homedir(), '.proxy-migrate', 'runs')
+        : resolve(expandHome(parsed.data.PROXY_MIGRATE_STATE_DIR)),
+  };
+}
+
 export function defaultKubeconfigs(kubeconfigEnv: string | undefined): string[] {
   return kubeconfigEnv === undefined || kubeconfigEnv === ''
     ? [resolve(homedir(), '.kube', 'config')]

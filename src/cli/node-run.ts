@@ -86,6 +86,7 @@ export async function runNodeCommand(io: CliIo, args: NodeRunArgs, usage: string
     const state = await terminal.runs.waitFor(id, RUN_DEADLINE_MS);
     return printResult(io, state, args.format);
   } catch (error) {
+    logger.error({ err: error }, 'the run could not be driven to its end');
     io.stderr.write(`${toUserMessage(error)}\n`);
     return EXIT.failure;
   } finally {

@@ -91,6 +91,7 @@ export const resumeCommand: Subcommand = {
       }
       return worst;
     } catch (error) {
+      logger.error({ err: error }, 'the run could not be driven to its end');
       io.stderr.write(`${toUserMessage(error)}\n`);
       return EXIT.failure;
     } finally {

@@ -4,15 +4,14 @@
  * and the bot see them, and either can resume them) and otherwise in files, saying so;
  * pre-flight, which writes nothing worth resuming, keeps it in memory.
  */
-import { homedir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { userInfo } from 'node:os';
 import { KubeClusterDirectory } from '../adapters/kubernetes/directory.js';
 import { createMetrics } from '../adapters/metrics.js';
 import { closeRedis, createRedis, redisAnswers } from '../adapters/redis.js';
 import { FileRunStore } from '../adapters/run-store/file.js';
 import { MemoryRunStore } from '../adapters/run-store/memory.js';
 import { RedisRunStore } from '../adapters/run-store/redis.js';
-import { loadConfig, type AppConfig, type ClusterConfig } from '../config.js';
+import { runStoreSettings, type ClusterConfig } from '../config.js';
 import type { Actor } from '../core/run-state.js';
 import { TerminalRunObserver } from '../engine/observers/terminal.js';
 import { DefaultRunEnvironment } from '../engine/run-environment.js';
@@ -48,20 +47,6 @@ export function terminalActor(): Actor {
   return { kind: 'terminal', user };
 }
 
-/** Env settings a terminal run shares with the bot (Redis, prefix), read leniently. */
-function sharedSettings(io: CliIo): Pick<AppConfig, 'redisUrl' | 'queuePrefix'> {
-  try {
-    const config = loadConfig(
-      { ...io.env, CLUSTERS_FILE: '/dev/null' },
-      'cli',
-      () => 'clusters: []',
-    );
-    return { redisUrl: config.redisUrl, queuePrefix: config.queuePrefix };
-  } catch {
-    return { redisUrl: 'redis://127.0.0.1:6379', queuePrefix: 'proxy-migrate' };
-  }
-}
-
 export async function openTerminalRuns(
   io: CliIo & { stdin?: NodeJS.ReadableStream & { isTTY?: boolean } },
   cluster: ClusterConfig,
@@ -77,16 +62,15 @@ export async function openTerminalRuns(
   let store: RunStore = new MemoryRunStore();
   let closeStore = (): Promise<void> => Promise.resolve();
   if (choice === 'durable') {
-    const { redisUrl, queuePrefix } = sharedSettings(io);
+    const { redisUrl, queuePrefix, stateDir } = runStoreSettings(io.env);
     if (await redisAnswers(redisUrl)) {
       const redis = createRedis(redisUrl, 'producer', logger);
       store = new RedisRunStore(redis, queuePrefix);
       closeStore = () => closeRedis(redis);
     } else {
-      const dir = io.env.PROXY_MIGRATE_STATE_DIR ?? join(homedir(), '.proxy-migrate', 'runs');
-      store = new FileRunStore(dir);
+      store = new FileRunStore(stateDir);
       io.stderr.write(
-        `Redis does not answer at ${redisUrl}: keeping run state in files in ${dir} (\`proxy-migrate resume\` picks them up).\n`,
+        `Redis does not answer at ${redisUrl}: keeping run state in files in ${stateDir} (\`proxy-migrate resume\` picks them up).\n`,
       );
     }
   }

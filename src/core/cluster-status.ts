@@ -7,7 +7,13 @@
  */
 import type { KubeDaemonSet, KubeNode, KubePod } from './kube.js';
 import { requiredAffinity } from './node-affinity.js';
-import { LABEL_NFTABLES, LABEL_SWITCHING, kubeProxiesOn, podReady } from './node-migration.js';
+import {
+  LABEL_NFTABLES,
+  LABEL_SWITCHING,
+  kubeProxiesOn,
+  otherKubeProxies,
+  podReady,
+} from './node-migration.js';
 import type { RunState } from './run-state.js';
 
 export interface NodeStatus {
@@ -17,8 +23,8 @@ export interface NodeStatus {
   mode: string;
   /** The migration label's value, if any. */
   label: string | undefined;
-  /** Which DaemonSet's pods run kube-proxy here. */
-  owners: ('original' | 'canary')[];
+  /** Which DaemonSet's pods run kube-proxy here: original, canary, or another's name. */
+  owners: string[];
   ready: boolean;
   /** The node's last-result annotation. */
   lastResult: string | undefined;
@@ -107,8 +113,9 @@ export function clusterStatus(input: StatusInput): ClusterStatus {
     );
     const seen = kubeProxiesOn(podsHere, names);
     const owners = [
-      ...seen.original.map(() => 'original' as const),
-      ...seen.canary.map(() => 'canary' as const),
+      ...seen.original.map(() => 'original'),
+      ...seen.canary.map(() => 'canary'),
+      ...otherKubeProxies(podsHere, names).map((o) => o.daemonSet),
     ];
     const label = node.metadata.labels?.[input.label];
     const running = active.some((r) => r.node === name);

@@ -56,6 +56,30 @@ export function kubeProxiesOn(
   };
 }
 
+/** A pod that runs kube-proxy: a container named kube-proxy or whose command is kube-proxy. */
+export function runsKubeProxy(pod: KubePod): boolean {
+  return (pod.spec?.containers ?? []).some(
+    (c) => c.name === 'kube-proxy' || /(^|\/)kube-proxy$/.test(c.command?.[0] ?? ''),
+  );
+}
+
+/**
+ * kube-proxy pods on a node owned by neither DaemonSet the migration knows: a second kube-proxy
+ * DaemonSet for one pool (traps.yaml has one for its storage nodes). The canary clones only the
+ * original, so such a node cannot be moved without putting two kube-proxies on it.
+ */
+export function otherKubeProxies(
+  pods: readonly KubePod[],
+  names: { original: string; canary: string },
+): { pod: string; daemonSet: string }[] {
+  return pods.filter(runsKubeProxy).flatMap((p) => {
+    const owner = (p.metadata.ownerReferences ?? []).find((o) => o.kind === 'DaemonSet');
+    if (owner === undefined || owner.name === names.original || owner.name === names.canary)
+      return [];
+    return [{ pod: p.metadata.name, daemonSet: owner.name }];
+  });
+}
+
 export function podReady(pod: KubePod): boolean {
   return (
     pod.metadata.deletionTimestamp === undefined &&

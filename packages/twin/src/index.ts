@@ -40,6 +40,7 @@ export type { Clock, ManualClock, Scheduler } from './clock.js';
 export { createManualClock } from './clock.js';
 export type { Controllers, PodRuntime } from './controllers/index.js';
 export type { ExecProvider, ExecRequest, ExecResult } from './server/streams/exec.js';
+export type { WriteRecord } from './server/admin/stats.js';
 export type { LogsProvider, LogSource, LogLine } from './server/streams/logs.js';
 export type { ClusterDataplane } from './node/index.js';
 export { ObjectStore } from './store/store.js';

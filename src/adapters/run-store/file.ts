@@ -14,6 +14,18 @@ const LOCK_STALE_MS = 10_000;
 const LOCK_WAIT_MS = 5_000;
 const safeId = /^[a-z0-9-]+$/;
 
+/** Whether the process that wrote a lock file is gone (same host: pids are local). */
+async function holderDead(lock: string): Promise<boolean> {
+  const pid = Number(await readFile(lock, 'utf8').catch(() => ''));
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 export class FileRunStore implements RunStore {
   readonly description: string;
 
@@ -33,6 +45,7 @@ export class FileRunStore implements RunStore {
     for (;;) {
       try {
         const handle = await open(lock, 'wx', 0o600);
+        await handle.writeFile(String(process.pid));
         await handle.close();
         break;
       } catch (error) {
@@ -41,8 +54,9 @@ export class FileRunStore implements RunStore {
           (s) => Date.now() - s.mtimeMs,
           () => 0,
         );
-        // A lock older than any save takes is a crashed writer's: take it over.
-        if (age > LOCK_STALE_MS) await rm(lock, { force: true });
+        // A lock older than any save takes, or one whose writer is dead (kill -9 in the middle
+        // of a save), is a crashed writer's: take it over.
+        if (age > LOCK_STALE_MS || (await holderDead(lock))) await rm(lock, { force: true });
         else if (Date.now() > deadline)
           throw new Error(`run ${id} is locked by another process`, { cause: error });
         else await new Promise((resolve) => setTimeout(resolve, 20));

@@ -4,7 +4,10 @@
  * platform manages kube-proxy, when a finding blocks the node, or when a fact could not be read.
  */
 import { canaryAllowed } from '../../core/canary-allowed.js';
+import { findKubeProxyDaemonSet } from '../../core/kube-proxy-config.js';
 import { nodeGate } from '../../core/node-gate.js';
+import { otherKubeProxies } from '../../core/node-migration.js';
+import { CANARY_NAME } from '../../core/permissions.js';
 import type { Evidence } from '../../core/run-state.js';
 import { preflightRun } from '../preflight-run.js';
 import { refusal, type StepExecutor } from '../step-context.js';
@@ -24,6 +27,18 @@ export const nodePreflight: StepExecutor = async (ctx) => {
   });
   if (!snapshot.nodes.some((n) => n.metadata.name === node)) {
     return refusal(`node ${node} does not exist in cluster ${state.cluster}`);
+  }
+  // A node served by another kube-proxy DaemonSet cannot go: the canary clones the original only.
+  const original =
+    findKubeProxyDaemonSet(snapshot.kubeSystemDaemonSets)?.metadata.name ?? 'kube-proxy';
+  const others = otherKubeProxies(await ctx.cluster.listPodsOnNode(node), {
+    original,
+    canary: CANARY_NAME,
+  });
+  if (others.length > 0) {
+    return refusal(
+      `${node} runs kube-proxy from DaemonSet ${others.map((o) => o.daemonSet).join(', ')}, not ${original}: the canary clones ${original} only, so moving this node would start a second kube-proxy on it. Migrate that DaemonSet's nodes separately, or fold it into ${original} first.`,
+    );
   }
   const verdict = canaryAllowed(platform, report.findings, {
     eksSelfManagedKubeProxy: config.selfManagedKubeProxy,

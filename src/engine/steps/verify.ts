@@ -34,8 +34,6 @@ import { curlFrom, readOnNode } from './node-probes.js';
 import { nodeTarget } from './node-target.js';
 import { verifyTargets, type VerifyTargets } from './verify-inputs.js';
 
-/** How long after Ready the dataplane may take to pass (first sync, then conntrack settling). */
-const VERIFY_DEADLINE_MS = 60_000;
 const ROUND_PAUSE_MS = 2_000;
 /** Two metrics reads this far apart show whether the sync-failure counter moves. */
 const METRICS_GAP_MS = 3_000;
@@ -182,7 +180,8 @@ async function verifyUntilPassed(ctx: StepContext, mode: Mode): Promise<StepOutc
         ok: false,
         failure: { kind: 'error', message: 'the process is stopping', retryable: true },
       };
-    if (Date.now() - started > VERIFY_DEADLINE_MS) break;
+    // kube-proxy programs its rules at its first sync, some time after Ready: poll until then.
+    if (Date.now() - started > ctx.clusterConfig.verifyDeadlineSeconds * 1000) break;
     await new Promise((resolve) => setTimeout(resolve, ROUND_PAUSE_MS));
   }
   const failed = found.filter((e) => !e.ok);

@@ -19,7 +19,7 @@ import { requestInfo } from './request-info.js';
 import { RequestStats } from './admin/stats.js';
 import { createUpgradeHandler } from './streams/upgrade.js';
 import { ApiError, badRequest, methodNotAllowed, pageNotFound } from '../apimachinery/errors.js';
-import { sendError, sendJson } from './http-util.js';
+import { dryRunOf, sendError, sendJson } from './http-util.js';
 import { serveNonResource } from './non-resource.js';
 import { parseKubeVersion } from '../node/versions.js';
 import { handlePatch } from './resources/patch.js';
@@ -91,6 +91,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const method = req.method ?? 'GET';
     const info = requestInfo(method, target, query);
     stats.record(info);
+    const written = stats.recordWrite({
+      ...info,
+      ...(target.namespace === undefined ? {} : { namespace: target.namespace }),
+      ...(target.name === undefined ? {} : { name: target.name }),
+      dryRun: dryRunOf(query),
+    });
+    if (written !== undefined) res.once('finish', () => (written.code = res.statusCode));
     const decision = faults.decide(info);
     if (decision.latencyMs > 0) await new Promise((done) => setTimeout(done, decision.latencyMs));
     if (decision.response) {

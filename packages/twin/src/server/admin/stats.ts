@@ -1,11 +1,28 @@
 // Request counters for benchmarks ("API requests made"): resource requests by verb and resource,
 // plus the non-resource ones (version, discovery, OpenAPI). /twin/ admin calls are not counted.
+// Writes are also logged one by one (the last MAX_WRITES), with their object and dry-run flag,
+// so a test can show what a client wrote, and that a dry run wrote nothing.
 
 import type { JsonObject } from '../../apimachinery/types.js';
 import type { RequestInfo } from '../request-info.js';
 
+export interface WriteRecord {
+  verb: string;
+  resource: string;
+  namespace?: string;
+  name?: string;
+  dryRun: boolean;
+  /** The HTTP status the twin answered with. */
+  code?: number;
+  at: string;
+}
+
+const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+const MAX_WRITES = 10_000;
+
 export class RequestStats {
   private readonly byKey = new Map<string, { verb: string; resource: string; count: number }>();
+  private writeLog: WriteRecord[] = [];
   private nonResource = 0;
   private since = new Date().toISOString();
 
@@ -14,6 +31,20 @@ export class RequestStats {
     const entry = this.byKey.get(key);
     if (entry) entry.count += 1;
     else this.byKey.set(key, { ...info, count: 1 });
+  }
+
+  /** Logs a write request (create/update/patch/delete); reads are only counted. */
+  recordWrite(record: Omit<WriteRecord, 'at'>): WriteRecord | undefined {
+    if (!WRITE_VERBS.has(record.verb)) return undefined;
+    const entry = { ...record, at: new Date().toISOString() };
+    this.writeLog.push(entry);
+    if (this.writeLog.length > MAX_WRITES) this.writeLog = this.writeLog.slice(-MAX_WRITES);
+    return entry;
+  }
+
+  /** Write requests since the last reset, oldest first. */
+  writes(): readonly WriteRecord[] {
+    return this.writeLog;
   }
 
   recordNonResource(): void {
@@ -26,6 +57,7 @@ export class RequestStats {
 
   reset(): void {
     this.byKey.clear();
+    this.writeLog = [];
     this.nonResource = 0;
     this.since = new Date().toISOString();
   }
@@ -40,6 +72,7 @@ export class RequestStats {
       total,
       nonResource: this.nonResource,
       requests: requests.map((r) => ({ ...r })),
+      writes: this.writeLog.map((w) => ({ ...w })),
     };
   }
 }

@@ -1,0 +1,100 @@
+// kill -9 of the terminal process at a step boundary, then `proxy-migrate resume`: the run carries
+// on from its saved state and ends verified (or rolled back), never half-migrated, and the
+// invariants hold. Run state is in files (no Redis), as for a terminal without one.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTwin, type Twin } from '@proxy-migrate/twin';
+import { FileRunStore } from '../../../src/adapters/run-store/file.js';
+import { cliIn, NO_REDIS } from '../../helpers/cli.js';
+import { assertInvariants, kubeProxyPods } from '../../helpers/invariants.js';
+
+const ENTRY = join(import.meta.dirname, '../../../src/main.ts');
+
+let twin: Twin | undefined;
+let dir: string | undefined;
+
+afterEach(async () => {
+  await twin?.close();
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  twin = undefined;
+  dir = undefined;
+});
+
+/** Starts `cutover` in a child process and kills it (SIGKILL) once `step` has completed. */
+async function cutoverKilledAfter(
+  env: Record<string, string>,
+  cluster: string,
+  node: string,
+  step: string,
+) {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', ENTRY, 'cutover', cluster, node, '--yes'],
+    {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const store = new FileRunStore(env.PROXY_MIGRATE_STATE_DIR ?? '');
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const [run] = await store.list();
+    if (run?.steps.some((s) => s.id === step && s.status === 'done')) break;
+    if (child.exitCode !== null)
+      throw new Error(`cutover exited ${child.exitCode} before ${step}: ${err}`);
+    if (Date.now() > deadline) throw new Error(`no ${step} within 60 s: ${err}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('exit', resolve));
+  const [run] = await store.list();
+  return run;
+}
+
+describe('a terminal killed in the middle of a cutover', () => {
+  it.each(['canary', 'switching', 'old-pod-gone', 'new-pod-ready'])(
+    'resumes after kill -9 at %s and ends verified',
+    async (step) => {
+      twin = await startTwin({ scenario: 'kubeadm-ipvs', speed: 10 });
+      dir = await mkdtemp(join(tmpdir(), 'pm-crash-'));
+      await twin.writeKubeconfig(join(dir, 'kubeconfig'));
+      await writeFile(
+        join(dir, 'clusters.yaml'),
+        `clusters:\n  - name: ${twin.name}\n    kubeconfig: ./kubeconfig\n    context: ${twin.name}\n`,
+      );
+      const env = {
+        HOME: dir,
+        REDIS_URL: NO_REDIS,
+        PROXY_MIGRATE_STATE_DIR: join(dir, 'runs'),
+        CLUSTERS_FILE: join(dir, 'clusters.yaml'),
+        LOG_LEVEL: 'error',
+      };
+      const before = kubeProxyPods(twin);
+      const killed = await cutoverKilledAfter(env, twin.name, 'green-1', step);
+      expect(killed?.phase).not.toBe('done');
+      const cli = cliIn(join(dir, 'runs'), { CLUSTERS_FILE: join(dir, 'clusters.yaml') });
+      const resumed = await cli.run('resume', twin.name, '--format', 'json');
+      expect(resumed.code, `${resumed.stderr}\n${resumed.stdout}`).toBe(0);
+      const result = JSON.parse(resumed.stdout) as { run: string; outcome: string };
+      expect(result).toMatchObject({ run: killed?.id, outcome: 'verified' });
+      const [run] = await cli.runs();
+      expect(run?.history.map((h) => h.event)).toContain('resumed');
+      assertInvariants(twin, { before, touched: ['green-1'], runs: await cli.runs() });
+      // Nothing left behind: no probe pod outlives the run, the lock is released.
+      const { resourceFor } = await import('@proxy-migrate/twin');
+      const probes = twin.store
+        .list(resourceFor('pods'), { namespace: 'kube-system' })
+        .items.filter((p) => (p.metadata.name ?? '').startsWith('proxy-migrate-probe-'));
+      expect(probes.filter((p) => p.metadata.deletionTimestamp === undefined)).toEqual([]);
+      expect(
+        twin.store.get(resourceFor('leases'), 'kube-system', 'proxy-migrate-lock'),
+      ).toBeUndefined();
+    },
+    120_000,
+  );
+});
