@@ -152,3 +152,16 @@ export function updateManagedFields(
   const base = live ? withoutManagedFields(live) : ctx.zero;
   return encodeManaged(recordUpdate(ctx, base, withoutManagedFields(next), managed, manager, now));
 }
+
+/** Sets `next.metadata.managedFields` for an Update by `manager` (the registry's write hook). */
+export function trackUpdate(
+  ctx: KindContext,
+  live: KubeObject | undefined,
+  next: KubeObject,
+  manager: string,
+  now: string,
+): void {
+  const entries = updateManagedFields(ctx, live, next, manager, now);
+  if (entries) next.metadata.managedFields = entries;
+  else delete next.metadata.managedFields;
+}

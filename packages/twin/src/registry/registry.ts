@@ -7,8 +7,10 @@ import { applyDefaults } from './defaults.js';
 import { alreadyExists, ApiError, conflict, invalid, notFound } from '../apimachinery/errors.js';
 import { fieldError, invalidObject, type FieldError } from '../apimachinery/field-errors.js';
 import { strategyFor } from './strategies/index.js';
+import { trackUpdate } from '../fieldmanager/field-manager.js';
+import { kindContext } from '../fieldmanager/kind-context.js';
 import type { ResourceDef } from './resources.js';
-import { resourceFor, resources } from './resources.js';
+import { groupVersion, resourceFor, resources } from './resources.js';
 import type { ObjectStore } from '../store/store.js';
 import type { KubeObject } from '../apimachinery/types.js';
 import { asArray, asRecord, cloneJson } from '../apimachinery/types.js';
@@ -28,6 +30,10 @@ export interface WriteOptions {
   dryRun?: boolean;
   /** Writes to the status subresource change only `status`; others never change it. */
   subresource?: 'status' | undefined;
+  /** Who writes: recorded in metadata.managedFields as an Update; undefined leaves them as sent. */
+  manager?: string | undefined;
+  /** The object already carries the managedFields a server-side apply computed. */
+  applied?: boolean;
 }
 
 export interface DeleteOptions {
@@ -105,6 +111,7 @@ export class Registry {
     if (statusResetOnCreate.has(obj.kind)) obj['status'] = {};
     if (obj.kind === 'Pod') obj['status'] = { phase: 'Pending' };
     applyDefaults(obj, this.allocator);
+    this.trackFields(def, undefined, obj, options);
     const strategy = strategyFor(def);
     strategy.prepareForCreate?.(obj);
     this.check(def, obj, strategy.validate?.(obj) ?? []);
@@ -144,6 +151,7 @@ export class Registry {
     let next: KubeObject;
     if (options.subresource === 'status') {
       next = { ...cloneJson(old), status: cloneJson(input['status'] ?? {}) };
+      this.trackFields(def, old, next, options);
     } else {
       next = cloneJson(input);
       if (def.subresources.includes('status')) {
@@ -160,6 +168,7 @@ export class Registry {
         next.metadata.namespace = old.metadata.namespace;
       else delete next.metadata.namespace;
       applyDefaults(next, this.allocator);
+      this.trackFields(def, old, next, options);
       strategy.prepareForUpdate?.(next, old);
     }
     this.check(def, next, strategy.validateUpdate?.(next, old) ?? []);
@@ -216,6 +225,18 @@ export class Registry {
       .replace(/\.\d+Z$/, 'Z');
     marked.metadata.deletionGracePeriodSeconds = seconds;
     return this.store.update(def, marked);
+  }
+
+  /** The field manager's Update bookkeeping, before the strategy prepares the object. */
+  private trackFields(
+    def: ResourceDef,
+    live: KubeObject | undefined,
+    next: KubeObject,
+    options: WriteOptions,
+  ): void {
+    if (options.applied === true || options.manager === undefined) return;
+    const ctx = kindContext(groupVersion(def), def.kind, options.subresource);
+    trackUpdate(ctx, live, next, options.manager, this.store.clock.timestamp());
   }
 
   /** Turns a strategy's field errors into the 422 Invalid the apiserver answers with. */

@@ -2,14 +2,9 @@
 // the apiserver's response shapes (201 on create, Status or object on delete).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseYaml } from 'yaml';
-import {
-  badRequest,
-  methodNotAllowed,
-  pageNotFound,
-  unsupportedMediaType,
-} from '../../apimachinery/errors.js';
-import { dryRunOf, mediaType, parseJsonBody, queryInt, readBody, sendJson } from '../http-util.js';
+import { badRequest, methodNotAllowed, pageNotFound } from '../../apimachinery/errors.js';
+import { dryRunOf, queryInt, readBody, sendJson } from '../http-util.js';
+import { decodeBody, decodeObjectBody } from './body.js';
 import { listObjects } from './list.js';
 import type { Version } from '../../node/versions.js';
 import type { Registry } from '../../registry/registry.js';
@@ -18,22 +13,10 @@ import { groupVersion } from '../../registry/resources.js';
 import type { ResourceTarget } from '../routes.js';
 import type { JsonObject, JsonValue, KubeObject } from '../../apimachinery/types.js';
 import { asRecord, isJsonObject } from '../../apimachinery/types.js';
+import { managerName, Warnings, writeQuery } from './write-options.js';
 
 /** Resources whose DELETE returns the object; the rest answer with a Success Status. */
 const returnsDeletedObject = new Set(['pods', 'services', 'prometheusrules']);
-
-export function decodeBody(text: string, contentType: string): JsonValue {
-  const type = mediaType(contentType);
-  if (type === 'application/json' || type === '') return parseJsonBody(text);
-  if (type === 'application/yaml' || type === 'application/apply-patch+yaml') {
-    try {
-      return parseYaml(text) as JsonValue;
-    } catch (error) {
-      throw badRequest(`error decoding YAML: ${(error as Error).message}`);
-    }
-  }
-  throw unsupportedMediaType(type, ['application/json', 'application/yaml']);
-}
 
 function text(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
@@ -104,8 +87,19 @@ export async function handleCreate(
     throw methodNotAllowed('the server does not allow this method on the requested resource');
   }
   const dryRun = dryRunOf(query);
-  const obj = objectFromBody(decodeBody(await readBody(req), req.headers['content-type'] ?? ''), t);
-  sendJson(res, 201, registry.create(t.def, obj, { dryRun }) as unknown as JsonObject);
+  const options = writeQuery(query, 'CreateOptions');
+  const warnings = new Warnings();
+  const body = decodeObjectBody(
+    await readBody(req),
+    req.headers['content-type'] ?? '',
+    t,
+    options.validation,
+    warnings,
+  );
+  const obj = objectFromBody(body, t);
+  const manager = managerName(options.fieldManager, req);
+  const created = registry.create(t.def, obj, { dryRun, manager });
+  sendJson(res, 201, created as unknown as JsonObject, 'application/json', warnings.headers());
 }
 
 export async function handleUpdate(
@@ -119,10 +113,24 @@ export async function handleUpdate(
     throw methodNotAllowed('the server does not allow this method on the requested resource');
   const subresource = subresourceOf(t);
   const dryRun = dryRunOf(query);
-  const obj = objectFromBody(decodeBody(await readBody(req), req.headers['content-type'] ?? ''), t);
+  const options = writeQuery(query, 'UpdateOptions');
+  const warnings = new Warnings();
+  const body = decodeObjectBody(
+    await readBody(req),
+    req.headers['content-type'] ?? '',
+    t,
+    options.validation,
+    warnings,
+  );
+  const obj = objectFromBody(body, t);
   const rv = obj.metadata.resourceVersion;
-  const updated = registry.update(t.def, obj, rv === '' ? undefined : rv, { dryRun, subresource });
-  sendJson(res, 200, updated as unknown as JsonObject);
+  const manager = managerName(options.fieldManager, req);
+  const updated = registry.update(t.def, obj, rv === '' ? undefined : rv, {
+    dryRun,
+    subresource,
+    manager,
+  });
+  sendJson(res, 200, updated as unknown as JsonObject, 'application/json', warnings.headers());
 }
 
 interface DeleteBody {
