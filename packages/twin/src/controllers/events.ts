@@ -6,6 +6,7 @@ import { toTimestamp } from '../clock.js';
 import type { Registry } from '../registry/registry.js';
 import type { JsonObject, KubeObject } from '../apimachinery/types.js';
 import { eventsDef } from './kube.js';
+import { eventManager } from './managers.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -55,6 +56,6 @@ export function createEventRecorder(registry: Registry, clock: Clock): RecordEve
       reportingComponent: source.component,
       reportingInstance: source.host ?? '',
     };
-    registry.create(eventsDef, event);
+    registry.create(eventsDef, event, { manager: eventManager(source.component) });
   };
 }

@@ -14,6 +14,7 @@ import { podStatus, restarts } from './pod-status.js';
 import type { PodRuntime, PodTimings, StartResult } from './runtime.js';
 import { backoffResetMs, crashBackoffMs, firstRestartMs } from './runtime.js';
 import type { ErrorSink } from '../work-queue.js';
+import { kubeletManager } from '../managers.js';
 
 export interface KubeletDeps {
   registry: Registry;
@@ -105,7 +106,10 @@ export class Kubelet {
       startTime: t.startTime,
       now: clock.timestamp(),
     });
-    registry.update(podsDef, { ...pod, status: next }, undefined, { subresource: 'status' });
+    registry.update(podsDef, { ...pod, status: next }, undefined, {
+      subresource: 'status',
+      manager: kubeletManager,
+    });
   }
 
   /** The pod landed on its node: report ContainerCreating, start the containers later. */

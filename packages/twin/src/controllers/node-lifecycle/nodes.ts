@@ -14,6 +14,7 @@ import type { TaintEffect } from '../scheduler/taints.js';
 import { nodeTaints, taintKeys } from '../scheduler/taints.js';
 import type { ErrorSink } from '../work-queue.js';
 import { createWorkQueue } from '../work-queue.js';
+import { controllerManager, kubeletManager } from '../managers.js';
 
 export interface NodeControllerOptions {
   registry: Registry;
@@ -88,7 +89,7 @@ export function startNodeController(opts: NodeControllerOptions): NodeController
     const spec = { ...asRecord(node['spec']) };
     if (next.length === 0) delete spec['taints'];
     else spec['taints'] = next;
-    registry.update(nodesDef, { ...node, spec }, undefined);
+    registry.update(nodesDef, { ...node, spec }, undefined, { manager: controllerManager });
   }
 
   function setNodeReady(name: string, ready: boolean): void {
@@ -113,7 +114,10 @@ export function startNodeController(opts: NodeControllerOptions): NodeController
     if (old?.['status'] === next.status && old['reason'] === next.reason) return;
     const list = withCondition(conditions(node), { ...next, lastHeartbeatTime: now }, now);
     const status = { ...asRecord(node['status']), conditions: list };
-    registry.update(nodesDef, { ...node, status }, undefined, { subresource: 'status' });
+    registry.update(nodesDef, { ...node, status }, undefined, {
+      subresource: 'status',
+      manager: kubeletManager,
+    });
   }
 
   function onChange(event: ChangeEvent): void {
