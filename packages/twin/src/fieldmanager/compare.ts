@@ -19,13 +19,14 @@ export interface Comparison {
 /** `undefined` is an absent side; `null` is a present JSON null. */
 type Side = JsonValue | undefined;
 
-export function compare(node: SchemaNode, lhs: Side, rhs: Side): Comparison {
+/** `skip`: fields not to look at (the reset fields a caller filters out anyway). */
+export function compare(node: SchemaNode, lhs: Side, rhs: Side, skip?: FieldSet): Comparison {
   const c: Comparison = {
     added: new FieldSet(),
     modified: new FieldSet(),
     removed: new FieldSet(),
   };
-  walk(node, lhs, rhs, [], c);
+  walk(node, lhs, rhs, [], c, skip);
   return c;
 }
 
@@ -41,11 +42,18 @@ function isEmpty(v: Side, list: boolean): boolean {
   return isJsonObject(v) && Object.keys(v).length === 0;
 }
 
-function walk(node: SchemaNode, lhs: Side, rhs: Side, path: Path, c: Comparison): void {
+function walk(
+  node: SchemaNode,
+  lhs: Side,
+  rhs: Side,
+  path: Path,
+  c: Comparison,
+  skip?: FieldSet,
+): void {
   const n = resolve(node, rhs ?? lhs);
   let isLeaf: boolean;
   if (n.kind === 'list') isLeaf = compareList(n, lhs, rhs, path, c);
-  else if (n.kind === 'map') isLeaf = compareMap(n, lhs, rhs, path, c);
+  else if (n.kind === 'map') isLeaf = compareMap(n, lhs, rhs, path, c, skip);
   else {
     leaf(path, lhs, rhs, c);
     isLeaf = true;
@@ -102,7 +110,14 @@ function compareList(n: ListNode, lhs: Side, rhs: Side, path: Path, c: Compariso
   return false;
 }
 
-function compareMap(n: MapNode, lhs: Side, rhs: Side, path: Path, c: Comparison): boolean {
+function compareMap(
+  n: MapNode,
+  lhs: Side,
+  rhs: Side,
+  path: Path,
+  c: Comparison,
+  skip?: FieldSet,
+): boolean {
   const l = isJsonObject(lhs) ? lhs : undefined;
   const r = isJsonObject(rhs) ? rhs : undefined;
   if (n.atomic || (isEmpty(l, false) && isEmpty(r, false))) {
@@ -111,8 +126,11 @@ function compareMap(n: MapNode, lhs: Side, rhs: Side, path: Path, c: Comparison)
   }
   const keys = new Set([...Object.keys(l ?? {}), ...Object.keys(r ?? {})]);
   for (const key of keys) {
+    const pe = { field: key };
+    if (skip?.hasMember(pe)) continue;
     const t = fieldType(n, key) ?? { kind: 'deduced' };
-    walk(t, l?.[key], r?.[key], [...path, { field: key }], c);
+    const below = skip?.withPrefix(pe);
+    walk(t, l?.[key], r?.[key], [...path, pe], c, below && !below.empty() ? below : undefined);
   }
   return false;
 }

@@ -23,13 +23,23 @@ export class FieldSet {
 
   /** Adds the path; the empty path (the whole object) is never tracked. */
   insert(path: Path): void {
-    const [first, ...rest] = path;
-    if (!first) return;
-    if (rest.length === 0) this.members.set(elementId(first), first);
-    else this.descend(first).insert(rest);
+    if (path.length > 0) FieldSet.insertInto(this, path);
   }
 
-  private descend(pe: PathElement): FieldSet {
+  private static insertInto(root: FieldSet, path: Path): void {
+    let s = root;
+    for (let i = 0; i < path.length - 1; i += 1) s = s.descend(path[i] as PathElement);
+    const last = path[path.length - 1] as PathElement;
+    s.members.set(elementId(last), last);
+  }
+
+  /** Adds one member at this level. */
+  addMember(pe: PathElement): void {
+    this.members.set(elementId(pe), pe);
+  }
+
+  /** The child set under `pe`, created when absent. */
+  descend(pe: PathElement): FieldSet {
     const id = elementId(pe);
     let c = this.children.get(id);
     if (!c) {

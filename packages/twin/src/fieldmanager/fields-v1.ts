@@ -31,12 +31,34 @@ function emit(set: FieldSet, includeSelf: boolean): JsonObject {
   return out;
 }
 
+// Sets are never changed once built, and writers repeat the same sets (every pod of a DaemonSet
+// has its creator's), so both directions are cached.
+const encoded = new WeakMap<FieldSet, JsonObject>();
+const decoded = new Map<string, FieldSet>();
+const maxDecoded = 4096;
+
 export function toFieldsV1(set: FieldSet): JsonObject {
-  return emit(set, false);
+  let out = encoded.get(set);
+  if (!out) {
+    out = emit(set, false);
+    encoded.set(set, out);
+  }
+  return out;
 }
 
 /** Reads a FieldsV1 object; throws on a malformed element (the entry is then invalid). */
 export function fromFieldsV1(fields: JsonValue | undefined): FieldSet {
+  const key = JSON.stringify(fields ?? {});
+  const hit = decoded.get(key);
+  if (hit) return hit;
+  const set = parseFields(fields);
+  if (decoded.size >= maxDecoded) decoded.delete(decoded.keys().next().value ?? '');
+  decoded.set(key, set);
+  encoded.set(set, emit(set, false));
+  return set;
+}
+
+function parseFields(fields: JsonValue | undefined): FieldSet {
   const set = new FieldSet();
   const walk = (node: JsonValue, prefix: PathElement[]): void => {
     if (!isJsonObject(node)) throw new Error('FieldsV1 must be an object');

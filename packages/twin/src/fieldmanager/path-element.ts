@@ -145,7 +145,15 @@ export function sortedKey(
   return [...fields].sort((a, b) => cmp(a[0], b[0]));
 }
 
-/** A stable map key for an element (equal elements give equal strings). */
+const ids = new WeakMap<PathElement, string>();
+
+/** A stable map key for an element (equal elements give equal strings); keys computed once. */
 export function elementId(pe: PathElement): string {
-  return serializeElement(pe);
+  if ('field' in pe) return `f:${pe.field}`;
+  let id = ids.get(pe);
+  if (id === undefined) {
+    id = serializeElement(pe);
+    ids.set(pe, id);
+  }
+  return id;
 }

@@ -56,7 +56,7 @@ function step(
   workflow: string,
   force: boolean,
 ): Comparison {
-  const c = filtered(compare(o.root, oldObject, newObject), o.ignore);
+  const c = filtered(compare(o.root, oldObject, newObject, o.ignore), o.ignore);
   const changed = c.modified.union(c.added);
   const conflicts = new Map<string, FieldSet>();
   const removed = new Set<string>();
