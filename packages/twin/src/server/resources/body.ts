@@ -32,7 +32,7 @@ export function decodeBody(text: string, contentType: string): JsonValue {
 export function yamlDuplicateKeys(text: string): string | undefined {
   const counter = new LineCounter();
   const doc = parseDocument(text, { uniqueKeys: false, lineCounter: counter });
-  const lines: string[] = [];
+  const found: { at: number; text: string }[] = [];
   visit(doc, {
     Map(_, map) {
       if (!isMap(map)) return;
@@ -42,15 +42,19 @@ export function yamlDuplicateKeys(text: string): string | undefined {
         const key = pair.key.value;
         const id = JSON.stringify(key);
         if (seen.has(id)) {
-          const line = counter.linePos(pair.key.range?.[0] ?? 0).line;
-          lines.push(
-            `line ${line}: key ${typeof key === 'string' ? id : String(key)} already set in map`,
-          );
+          const at = pair.key.range?.[0] ?? 0;
+          const shown = typeof key === 'string' ? id : String(key);
+          found.push({
+            at,
+            text: `line ${counter.linePos(at).line}: key ${shown} already set in map`,
+          });
         }
         seen.add(id);
       }
     },
   });
+  // yaml.v2 checks each key as it decodes the mapping: document order.
+  const lines = found.sort((a, b) => a.at - b.at).map((f) => f.text);
   if (lines.length === 0) return undefined;
   return `error converting YAML to JSON: yaml: unmarshal errors:\n  ${lines.join('\n  ')}`;
 }
