@@ -151,7 +151,7 @@ export class Registry {
     let next: KubeObject;
     if (options.subresource === 'status') {
       next = { ...cloneJson(old), status: cloneJson(input['status'] ?? {}) };
-      this.trackFields(def, old, next, options);
+      this.trackFields(def, old, next, options, input);
     } else {
       next = cloneJson(input);
       if (def.subresources.includes('status')) {
@@ -233,8 +233,15 @@ export class Registry {
     live: KubeObject | undefined,
     next: KubeObject,
     options: WriteOptions,
+    input: KubeObject = next,
   ): void {
-    if (options.applied === true || options.manager === undefined) return;
+    if (options.applied === true) {
+      const applied = input.metadata.managedFields;
+      if (applied) next.metadata.managedFields = cloneJson(applied);
+      else delete next.metadata.managedFields;
+      return;
+    }
+    if (options.manager === undefined) return;
     const ctx = kindContext(groupVersion(def), def.kind, options.subresource);
     trackUpdate(ctx, live, next, options.manager, this.store.clock.timestamp());
   }

@@ -129,6 +129,44 @@ describe('client-node server-side apply', () => {
     });
   });
 
+  it('applies to the status subresource as its own manager, leaving spec alone', async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'status-apply', namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'busybox' }] },
+    };
+    await core.createNamespacedPod({ namespace: 'default', body: pod, fieldManager: 'creator' });
+    const res = await fetch(
+      `${h.url}/api/v1/namespaces/default/pods/status-apply/status?fieldManager=prober`,
+      {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/apply-patch+yaml' },
+        body: JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'status-apply', namespace: 'default' },
+          status: { conditions: [{ type: 'Probed', status: 'True' }] },
+          spec: { containers: [{ name: 'c', image: 'ignored' }] },
+        }),
+      },
+    );
+    expect(res.status).toBe(200);
+    const stored = await core.readNamespacedPod({ name: 'status-apply', namespace: 'default' });
+    expect(stored.spec?.containers[0]?.image).toBe('busybox');
+    expect(stored.status?.conditions).toContainEqual({ type: 'Probed', status: 'True' });
+    expect(
+      stored.metadata?.managedFields?.map((e): unknown[] => [
+        e.manager,
+        e.operation,
+        e.subresource,
+      ]),
+    ).toEqual([
+      ['prober', 'Apply', 'status'],
+      ['creator', 'Update', undefined],
+    ]);
+  });
+
   it('names a write without fieldManager after the User-Agent (node-fetch for client-node)', async () => {
     const created = await core.createNamespacedConfigMap({
       namespace: 'default',
