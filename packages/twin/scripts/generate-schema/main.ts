@@ -61,8 +61,20 @@ const files: OutFile[] = [
     roots: ['ObjectMeta', 'LabelSelector', 'Condition', 'DeleteOptions'],
   },
   {
+    file: 'core-volume-api.ts',
+    what: 'core/v1 volume sources served from the API: configMap, secret, downwardAPI, projected, ephemeral',
+    pkg: 'core',
+    roots: [
+      'ConfigMapVolumeSource',
+      'SecretVolumeSource',
+      'DownwardAPIVolumeSource',
+      'ProjectedVolumeSource',
+      'EphemeralVolumeSource',
+    ],
+  },
+  {
     file: 'core-volume.ts',
-    what: 'core/v1 volumes and their sources',
+    what: 'core/v1 volumes and the storage plugins they mount',
     pkg: 'core',
     roots: ['Volume'],
   },

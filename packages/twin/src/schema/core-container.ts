@@ -4,7 +4,7 @@
 
 import type { MapNode } from './types.js';
 import { atomicList, bool, f, mapList, mapOf, num, str, struct, untyped } from './types.js';
-import { ObjectFieldSelector, ResourceFieldSelector } from './core-volume.js';
+import { ObjectFieldSelector, ResourceFieldSelector } from './core-volume-api.js';
 
 export const AppArmorProfile: MapNode = struct('AppArmorProfile', {
   type: f(str, { zero: true }),

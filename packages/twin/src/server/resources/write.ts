@@ -1,5 +1,6 @@
-// POST, PUT and DELETE on resources: body decoding, URL/body consistency checks, dryRun, and
-// the apiserver's response shapes (201 on create, Status or object on delete).
+// POST, PUT and DELETE on resources: body decoding (strict as fieldValidation asks, body.ts),
+// URL/body consistency checks, dryRun, the writer the registry records in managedFields, and the
+// apiserver's response shapes (201 on create, Status or object on delete).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, methodNotAllowed, pageNotFound } from '../../apimachinery/errors.js';
@@ -23,17 +24,10 @@ function text(v: unknown): string {
 }
 
 /** Checks a request body against the URL and fills apiVersion, kind and namespace from it. */
-export function objectFromBody(
-  body: JsonValue,
-  t: ResourceTarget,
-  requireTypeMeta = false,
-): KubeObject {
+export function objectFromBody(body: JsonValue, t: ResourceTarget): KubeObject {
   const { def } = t;
   if (!isJsonObject(body)) throw badRequest('the request body must be a JSON object');
   const gv = groupVersion(def);
-  if (requireTypeMeta && (body['apiVersion'] === undefined || body['kind'] === undefined)) {
-    throw badRequest('invalid object: apiVersion and kind must be set');
-  }
   if (body['kind'] !== undefined && body['kind'] !== def.kind) {
     throw badRequest(
       `the object provided is unrecognized (must be of type ${def.kind}): kind ${JSON.stringify(body['kind'])}`,
