@@ -167,10 +167,20 @@ const files: OutFile[] = [
   },
   {
     file: 'authorization.ts',
-    what: 'authorization.k8s.io/v1 SelfSubjectAccessReview',
+    what: 'authorization.k8s.io/v1 access reviews (create-only, server/authorization/)',
     pkg: 'authorization',
-    roots: ['SelfSubjectAccessReview'],
-    kinds: [{ apiVersion: 'authorization.k8s.io/v1', type: 'SelfSubjectAccessReview' }],
+    roots: [
+      'SelfSubjectAccessReview',
+      'SubjectAccessReview',
+      'LocalSubjectAccessReview',
+      'SelfSubjectRulesReview',
+    ],
+    kinds: [
+      { apiVersion: 'authorization.k8s.io/v1', type: 'SelfSubjectAccessReview' },
+      { apiVersion: 'authorization.k8s.io/v1', type: 'SubjectAccessReview' },
+      { apiVersion: 'authorization.k8s.io/v1', type: 'LocalSubjectAccessReview' },
+      { apiVersion: 'authorization.k8s.io/v1', type: 'SelfSubjectRulesReview' },
+    ],
   },
   {
     file: 'events.ts',
