@@ -118,7 +118,8 @@ export function recordUpdate(
   if (mine) {
     fields.delete(currentOperation);
     const previous = fields.get(id);
-    fields.set(id, { ...mine, set: previous ? mine.set.union(previous.set) : mine.set });
+    // The previous set first: when the write added nothing new, it stays (and stays encoded).
+    fields.set(id, { ...mine, set: previous ? previous.set.union(mine.set) : mine.set });
     times.set(id, now);
   }
   const out = { fields, times };

@@ -1,6 +1,9 @@
 // fieldpath.Set of structured-merge-diff: a trie of path elements whose members are the owned
 // fields. The set operations keep upstream's exact semantics (Difference keeps a child whose
-// parent is only a member on the other side; RecursiveDifference drops it).
+// parent is only a member on the other side; RecursiveDifference drops it). A set is never
+// changed once built, so results share the subtrees an operation leaves alone and are the input
+// itself when nothing changes: a write that keeps a manager's fields keeps its set, and its
+// cached FieldsV1 encoding, on the controllers' hot path.
 
 import type { Path, PathElement } from './path-element.js';
 import { comparePathElements, elementId } from './path-element.js';
@@ -77,12 +80,31 @@ export class FieldSet {
     return out;
   }
 
-  union(other: FieldSet): FieldSet {
-    const out = this.copy();
-    for (const [id, pe] of other.members) out.members.set(id, pe);
+  private bare(): boolean {
+    return this.members.size === 0 && this.children.size === 0;
+  }
+
+  /** True when every member and child of `other` is here too (union would add nothing). */
+  covers(other: FieldSet): boolean {
+    if (other === this) return true;
+    for (const id of other.members.keys()) if (!this.members.has(id)) return false;
     for (const [id, c] of other.children) {
-      const mine = out.children.get(id);
-      out.children.set(id, { pe: c.pe, set: mine ? mine.set.union(c.set) : c.set.copy() });
+      const mine = this.children.get(id);
+      if (!mine || !mine.set.covers(c.set)) return false;
+    }
+    return true;
+  }
+
+  union(other: FieldSet): FieldSet {
+    if (this.covers(other)) return this;
+    if (this.bare()) return other;
+    const out = new FieldSet();
+    for (const [id, pe] of this.members) out.members.set(id, pe);
+    for (const [id, pe] of other.members) out.members.set(id, pe);
+    for (const [id, c] of this.children) out.children.set(id, c);
+    for (const [id, c] of other.children) {
+      const mine = this.children.get(id);
+      out.children.set(id, mine ? { pe: c.pe, set: mine.set.union(c.set) } : c);
     }
     return out;
   }
@@ -100,26 +122,37 @@ export class FieldSet {
   }
 
   difference(other: FieldSet): FieldSet {
-    const out = new FieldSet();
-    for (const [id, pe] of this.members) if (!other.members.has(id)) out.members.set(id, pe);
-    for (const [id, c] of this.children) {
-      const theirs = other.children.get(id);
-      const rest = theirs ? c.set.difference(theirs.set) : c.set.copy();
-      if (!rest.empty()) out.children.set(id, { pe: c.pe, set: rest });
-    }
-    return out;
+    return this.minus(other, false);
   }
 
   recursiveDifference(other: FieldSet): FieldSet {
+    return this.minus(other, true);
+  }
+
+  /** Difference, or with `recursive` RecursiveDifference; `this` when nothing is taken away. */
+  private minus(other: FieldSet, recursive: boolean): FieldSet {
+    if (other.bare()) return this;
+    let changed = false;
     const out = new FieldSet();
-    for (const [id, pe] of this.members) if (!other.members.has(id)) out.members.set(id, pe);
-    for (const [id, c] of this.children) {
-      if (other.members.has(id)) continue;
-      const theirs = other.children.get(id);
-      const rest = theirs ? c.set.recursiveDifference(theirs.set) : c.set.copy();
-      if (!rest.empty()) out.children.set(id, { pe: c.pe, set: rest });
+    for (const [id, pe] of this.members) {
+      if (other.members.has(id)) changed = true;
+      else out.members.set(id, pe);
     }
-    return out;
+    for (const [id, c] of this.children) {
+      if (recursive && other.members.has(id)) {
+        changed = true;
+        continue;
+      }
+      const theirs = other.children.get(id);
+      const rest = theirs ? c.set.minus(theirs.set, recursive) : c.set;
+      if (rest.empty()) changed = true;
+      else if (rest === c.set) out.children.set(id, c);
+      else {
+        changed = true;
+        out.children.set(id, { pe: c.pe, set: rest });
+      }
+    }
+    return changed ? out : this;
   }
 
   sortedMembers(): PathElement[] {

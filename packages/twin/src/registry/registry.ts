@@ -186,7 +186,14 @@ export class Registry {
     input: KubeObject,
     options: WriteOptions,
   ): KubeObject {
-    const next = { ...cloneJson(old), status: cloneJson(input['status'] ?? {}) };
+    // Only metadata fields are reassigned (resourceVersion, managedFields) and the store copies
+    // what it keeps, so the rest of the stored object is shared rather than deep-copied: the
+    // kubelet's status writes are the boot's most frequent write.
+    const next = {
+      ...old,
+      metadata: { ...old.metadata },
+      status: cloneJson(input['status'] ?? {}),
+    };
     trackFields(def, old, next, options, this.store.clock.timestamp(), input);
     return next;
   }
