@@ -42,7 +42,7 @@ describe('the registry’s managedFields hook', () => {
       metadata: { name: 'e', namespace: 'default' },
       reason: 'Started',
       note: 'cutover started',
-    } as KubeObject);
+    });
     trackFields(resourceFor('events'), undefined, stored, { manager: 'bot', view }, now);
     expect(stored['message']).toBe('cutover started');
     const entry = stored.metadata.managedFields?.[0];
