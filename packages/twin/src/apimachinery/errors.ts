@@ -15,7 +15,9 @@ export type StatusReason =
   | 'UnsupportedMediaType'
   | 'NotAcceptable'
   | 'InternalError'
-  | 'Timeout';
+  | 'Timeout'
+  /** StatusReasonUnknown: a plain Go error the apiserver turns into a 500 (the field is omitted). */
+  | '';
 
 export interface StatusDetails {
   name?: string;
@@ -54,8 +56,8 @@ export function statusBody(
     metadata: {},
     status: 'Failure',
     message,
-    reason,
   };
+  if (reason !== '') body['reason'] = reason;
   if (details) body['details'] = JSON.parse(JSON.stringify(details)) as JsonObject;
   body['code'] = code;
   return body;

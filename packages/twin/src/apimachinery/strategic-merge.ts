@@ -1,9 +1,12 @@
 // Strategic merge patch for built-in kinds (kubectl's default patch type): lists with a merge key
 // (containers, env, volumes...) merge item by item; `$patch`, `$setElementOrder`,
-// `$deleteFromPrimitiveList` and `$retainKeys` directives behave as in apimachinery.
+// `$deleteFromPrimitiveList` and `$retainKeys` directives behave as in apimachinery. Which lists
+// merge, and by which key, comes from the kind's schema (the Go patchStrategy/patchMergeKey tags).
 
 import type { JsonObject, JsonValue } from './types.js';
 import { isJsonObject, omit } from './types.js';
+import { rootNode } from '../schema/index.js';
+import type { MapNode } from '../schema/types.js';
 
 export class StrategicMergeError extends Error {}
 
@@ -13,65 +16,37 @@ export type ListStrategy = { mergeKey: string } | { primitives: true };
 /** Dotted field paths (list items add no segment) to list strategies. */
 export type PatchSchema = ReadonlyMap<string, ListStrategy>;
 
-const podSpecLists: [string, ListStrategy][] = [
-  ['containers', { mergeKey: 'name' }],
-  ['initContainers', { mergeKey: 'name' }],
-  ['ephemeralContainers', { mergeKey: 'name' }],
-  ['volumes', { mergeKey: 'name' }],
-  ['imagePullSecrets', { mergeKey: 'name' }],
-  ['hostAliases', { mergeKey: 'ip' }],
-  ['topologySpreadConstraints', { mergeKey: 'topologyKey' }],
-  ['resourceClaims', { mergeKey: 'name' }],
-];
-const containerLists: [string, ListStrategy][] = [
-  ['env', { mergeKey: 'name' }],
-  ['volumeMounts', { mergeKey: 'mountPath' }],
-  ['ports', { mergeKey: 'containerPort' }],
-  ['volumeDevices', { mergeKey: 'devicePath' }],
-  ['resizePolicy', { mergeKey: 'resourceName' }],
-];
-const metadataLists: [string, ListStrategy][] = [
-  ['ownerReferences', { mergeKey: 'uid' }],
-  ['finalizers', { primitives: true }],
-];
+const schemas = new Map<MapNode, PatchSchema>();
 
-function podSpecAt(prefix: string): [string, ListStrategy][] {
-  const out: [string, ListStrategy][] = podSpecLists.map(([p, s]) => [`${prefix}.${p}`, s]);
-  for (const c of ['containers', 'initContainers', 'ephemeralContainers']) {
-    for (const [p, s] of containerLists) out.push([`${prefix}.${c}.${p}`, s]);
+/** The list strategies a kind's schema declares through its patchStrategy/patchMergeKey tags. */
+function collect(node: MapNode, prefix: string, out: Map<string, ListStrategy>): void {
+  for (const [name, def] of Object.entries(node.fields ?? {})) {
+    const path = prefix === '' ? name : `${prefix}.${name}`;
+    const t = def.type;
+    if (t.kind === 'list') {
+      if (def.patchStrategy?.split(',').includes('merge')) {
+        if (def.patchMergeKey && t.items.kind === 'map')
+          out.set(path, { mergeKey: def.patchMergeKey });
+        else if (t.items.kind === 'scalar') out.set(path, { primitives: true });
+      }
+      if (t.items.kind === 'map') collect(t.items, path, out);
+    } else if (t.kind === 'map') {
+      collect(t, path, out);
+    }
   }
-  return out;
 }
 
-function schema(...entries: [string, ListStrategy][][]): PatchSchema {
-  const all = [...metadataLists.map(([p, s]) => [`metadata.${p}`, s] as [string, ListStrategy])];
-  for (const e of entries) all.push(...e);
-  return new Map(all);
-}
-
-const conditions: [string, ListStrategy][] = [['status.conditions', { mergeKey: 'type' }]];
-const templateSpec = [
-  ...podSpecAt('spec.template.spec'),
-  ...metadataLists.map(([p, s]) => [`spec.template.metadata.${p}`, s] as [string, ListStrategy]),
-];
-
-const schemas: Record<string, PatchSchema> = {
-  Pod: schema(podSpecAt('spec'), conditions, [
-    ['status.podIPs', { mergeKey: 'ip' }],
-    ['status.hostIPs', { mergeKey: 'ip' }],
-  ]),
-  DaemonSet: schema(templateSpec, conditions),
-  Deployment: schema(templateSpec, conditions),
-  Node: schema(conditions, [
-    ['status.addresses', { mergeKey: 'type' }],
-    ['spec.podCIDRs', { primitives: true }],
-  ]),
-  Service: schema([['spec.ports', { mergeKey: 'port' }]]),
-  Namespace: schema([['status.conditions', { mergeKey: 'type' }]]),
-};
-
-export function patchSchemaFor(kind: string): PatchSchema {
-  return schemas[kind] ?? schema();
+export function patchSchemaFor(apiVersion: string, kind: string): PatchSchema {
+  const root = rootNode(apiVersion, kind);
+  if (!root) return new Map();
+  let s = schemas.get(root);
+  if (!s) {
+    const out = new Map<string, ListStrategy>();
+    collect(root, '', out);
+    s = out;
+    schemas.set(root, s);
+  }
+  return s;
 }
 
 const orderPrefix = '$setElementOrder/';
@@ -185,9 +160,14 @@ function mergeMap(
   return result;
 }
 
-/** Applies a strategic merge patch to `original` for an object of `kind`. */
-export function strategicMerge(original: JsonValue, patch: JsonValue, kind: string): JsonValue {
+/** Applies a strategic merge patch to `original` for an object of the given kind. */
+export function strategicMerge(
+  original: JsonValue,
+  patch: JsonValue,
+  apiVersion: string,
+  kind: string,
+): JsonValue {
   if (!isJsonObject(patch))
     throw new StrategicMergeError('a strategic merge patch must be a JSON object');
-  return mergeMap(original, patch, '', patchSchemaFor(kind)) ?? {};
+  return mergeMap(original, patch, '', patchSchemaFor(apiVersion, kind)) ?? {};
 }

@@ -21,6 +21,7 @@ export interface ObjectMeta {
   annotations?: Record<string, string>;
   finalizers?: string[];
   ownerReferences?: JsonObject[];
+  managedFields?: JsonObject[];
   [key: string]: JsonValue | undefined;
 }
 

@@ -11,6 +11,7 @@ import { ApiError } from '../apimachinery/errors.js';
 import type { CoreEvent } from './event-correlator.js';
 import { EventCorrelator } from './event-correlator.js';
 import { eventsDef } from './kube.js';
+import { eventManager } from './managers.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -75,7 +76,7 @@ export function createEventRecorder(registry: Registry, clock: Clock): RecordEve
   };
   const correlator = new EventCorrelator(toTimestamp, name);
 
-  function write(e: CoreEvent, patch: boolean): KubeObject {
+  function write(e: CoreEvent, patch: boolean, manager: string): KubeObject {
     const { namespace, name: eventName } = e.metadata;
     const existing = patch ? registry.store.get(eventsDef, namespace, eventName) : undefined;
     // The correlator's strategic-merge patch carries count, lastTimestamp and message only.
@@ -86,10 +87,10 @@ export function createEventRecorder(registry: Registry, clock: Clock): RecordEve
         lastTimestamp: e.lastTimestamp,
         message: e.message,
       };
-      return registry.update(eventsDef, next, undefined);
+      return registry.update(eventsDef, next, undefined, { manager });
     }
     // A patch of an Event that is gone becomes a create (util.IsKeyNotFoundError in recordEvent).
-    return registry.create(eventsDef, wireEvent(e));
+    return registry.create(eventsDef, wireEvent(e), { manager });
   }
 
   return (subject, type, reason, message, source) => {
@@ -115,7 +116,7 @@ export function createEventRecorder(registry: Registry, clock: Clock): RecordEve
     if (result.skip) return;
     let stored: KubeObject;
     try {
-      stored = write(result.event, result.patch);
+      stored = write(result.event, result.patch, eventManager(source.component));
     } catch (error) {
       // AlreadyExists and other rejections are dropped (recordEvent: "will not retry").
       if (error instanceof ApiError) return;

@@ -11,6 +11,8 @@ import { pathSegmentName } from './validation/names.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './validation/object-meta.js';
 import { strategyFor } from './strategies/index.js';
 import { fromView, storageOf } from './event-views.js';
+import type { TrackOptions } from './track-fields.js';
+import { trackFields } from './track-fields.js';
 import type { ResourceDef } from './resources.js';
 import { resourceFor, resources } from './resources.js';
 import type { ObjectStore } from '../store/store.js';
@@ -28,10 +30,16 @@ export interface DeleteContext {
 export type DeleteDecision = 'now' | 'graceful';
 export type DeleteHook = (ctx: DeleteContext) => DeleteDecision | undefined;
 
-export interface WriteOptions {
+export interface WriteOptions extends TrackOptions {
   dryRun?: boolean;
   /** Writes to the status subresource change only `status`; others never change it. */
   subresource?: 'status' | undefined;
+  /** Who writes: recorded in metadata.managedFields as an Update; undefined leaves them as sent. */
+  manager?: string | undefined;
+  /** The object already carries the managedFields a server-side apply computed. */
+  applied?: boolean;
+  /** The view the client wrote through (events.k8s.io Events), whose shape managedFields track. */
+  view?: ResourceDef | undefined;
 }
 
 export interface DeleteOptions {
@@ -87,6 +95,7 @@ export class Registry {
     if (def.hasGeneration) meta.generation = 1;
     else delete meta.generation;
     applyDefaults(obj, this.allocator);
+    trackFields(def, undefined, obj, options, meta.creationTimestamp);
     const strategy = strategyFor(def);
     strategy.prepareForCreate?.(obj);
     // rest.BeforeCreate: the kind's rules first, then (only if they pass) the generic ObjectMeta ones.
@@ -129,8 +138,8 @@ export class Registry {
       throw conflict(target(def, name));
     const next =
       options.subresource === 'status'
-        ? this.statusUpdate(old, input)
-        : this.mainUpdate(def, old, input);
+        ? this.statusUpdate(def, old, input, options)
+        : this.mainUpdate(def, old, input, options);
     next.metadata.resourceVersion = old.metadata.resourceVersion ?? '';
     // rest.BeforeUpdate: the generic ObjectMeta rules, then the (status) strategy's own.
     const errors = [
@@ -171,12 +180,31 @@ export class Registry {
   }
 
   /** A status write changes only `status` (the twin ignores its metadata and spec). */
-  private statusUpdate(old: KubeObject, input: KubeObject): KubeObject {
-    return { ...cloneJson(old), status: cloneJson(input['status'] ?? {}) };
+  private statusUpdate(
+    def: ResourceDef,
+    old: KubeObject,
+    input: KubeObject,
+    options: WriteOptions,
+  ): KubeObject {
+    // Only metadata fields are reassigned (resourceVersion, managedFields) and the store copies
+    // what it keeps, so the rest of the stored object is shared rather than deep-copied: the
+    // kubelet's status writes are the boot's most frequent write.
+    const next = {
+      ...old,
+      metadata: { ...old.metadata },
+      status: cloneJson(input['status'] ?? {}),
+    };
+    trackFields(def, old, next, options, this.store.clock.timestamp(), input);
+    return next;
   }
 
   /** What BeforeUpdate and the strategy keep from the stored object before validating. */
-  private mainUpdate(def: ResourceDef, old: KubeObject, input: KubeObject): KubeObject {
+  private mainUpdate(
+    def: ResourceDef,
+    old: KubeObject,
+    input: KubeObject,
+    options: WriteOptions,
+  ): KubeObject {
     const next = cloneJson(input);
     const meta = next.metadata;
     if (def.subresources.includes('status')) {
@@ -198,6 +226,7 @@ export class Registry {
     )
       meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
     applyDefaults(next, this.allocator);
+    trackFields(def, old, next, options, this.store.clock.timestamp());
     const strategy = strategyFor(def);
     if (strategy.prepareForUpdate) strategy.prepareForUpdate(next, old);
     else if (

@@ -115,7 +115,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // Reached without an Upgrade header: the apiserver's answer to a plain request.
       throw badRequest('Upgrade request required');
     }
-    if (isAccessReview(target)) return handleAccessReview(req, res, target);
+    if (isAccessReview(target)) return handleAccessReview(req, res, query, target);
     switch (method) {
       case 'GET': {
         const trackWatch = (stop: () => void) => streams.add('watch', info.resource, stop);

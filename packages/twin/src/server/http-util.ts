@@ -13,7 +13,7 @@ export function sendJson(
   code: number,
   body: JsonValue,
   contentType = 'application/json',
-  headers: Readonly<Record<string, string>> = {},
+  headers: Readonly<Record<string, string | readonly string[]>> = {},
 ): void {
   const text = JSON.stringify(body);
   res.writeHead(code, {

@@ -26,6 +26,7 @@ import { collectGarbage, syncRevisions } from './revisions.js';
 import { collectSlots } from './slots.js';
 import type { ErrorSink } from '../work-queue.js';
 import { createWorkQueue } from '../work-queue.js';
+import { controllerManager } from '../managers.js';
 
 export interface DaemonSetControllerOptions {
   registry: Registry;
@@ -127,7 +128,10 @@ export function startDaemonSetController(opts: DaemonSetControllerOptions): Daem
       now: clock.now(),
       collisionCount: typeof collisionCount === 'number' ? collisionCount : undefined,
     });
-    registry.update(daemonSetsDef, { ...ds, status: next }, undefined, { subresource: 'status' });
+    registry.update(daemonSetsDef, { ...ds, status: next }, undefined, {
+      subresource: 'status',
+      manager: controllerManager,
+    });
     // Pods that are Ready but not yet available for minReadySeconds need another look later.
     if (revision.minReadySeconds > 0 && next['numberReady'] !== (next['numberAvailable'] ?? 0))
       queue.addAfter(key, revision.minReadySeconds * 1000);
@@ -136,7 +140,7 @@ export function startDaemonSetController(opts: DaemonSetControllerOptions): Daem
   function execute(ds: KubeObject, plan: Plan, revision: Revision): void {
     for (const node of plan.createOn) {
       const pod = newDaemonPod({ ds, node, name: podName(ds, node), revision });
-      registry.create(podsDef, pod);
+      registry.create(podsDef, pod, { manager: controllerManager });
       const message = `Created pod: ${pod.metadata.name ?? ''}`;
       recordEvent(ds, 'Normal', 'SuccessfulCreate', message, source);
     }

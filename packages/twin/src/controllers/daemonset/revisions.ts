@@ -17,6 +17,7 @@ import {
   spec,
   templateGenerationAnnotation,
 } from '../kube.js';
+import { controllerManager } from '../managers.js';
 
 export function ownedRevisions(store: ObjectStore, ds: KubeObject): KubeObject[] {
   const uid = ds.metadata.uid;
@@ -68,9 +69,11 @@ export function syncRevisions(
     );
     // A revision of that name owned by someone else: a hash collision the twin does not resolve.
     if (clash) return;
-    current = registry.create(revisionsDef, created);
+    current = registry.create(revisionsDef, created, { manager: controllerManager });
   } else if (asNumber(current['revision']) < max) {
-    current = registry.update(revisionsDef, { ...current, revision: max + 1 }, undefined);
+    current = registry.update(revisionsDef, { ...current, revision: max + 1 }, undefined, {
+      manager: controllerManager,
+    });
   }
   const limit = asNumber(spec(ds)['revisionHistoryLimit'], 10);
   const old = owned.filter(

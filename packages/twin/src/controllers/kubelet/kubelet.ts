@@ -18,6 +18,7 @@ import { backoffResetMs, crashBackoffMs, firstRestartMs } from './runtime.js';
 import { readinessDelayMs } from './readiness.js';
 import type { ErrorSink } from '../work-queue.js';
 import { terminationMessage } from './termination-message.js';
+import { kubeletManager } from '../managers.js';
 
 export interface KubeletDeps {
   registry: Registry;
@@ -147,7 +148,10 @@ export class Kubelet {
       startTime: t.startTime,
       now: clock.timestamp(),
     });
-    registry.update(podsDef, { ...pod, status: next }, undefined, { subresource: 'status' });
+    registry.update(podsDef, { ...pod, status: next }, undefined, {
+      subresource: 'status',
+      manager: kubeletManager,
+    });
   }
 
   /** The pod landed on its node: report ContainerCreating, start the containers later. */

@@ -18,6 +18,7 @@ import type { ChangeEvent } from '../../store/store.js';
 import { hostFaultsFor } from '../node-lifecycle/nodes.js';
 import { nodesDef } from '../kube.js';
 import type { ErrorSink } from '../work-queue.js';
+import { apiServerManager, kubeletManager } from '../managers.js';
 
 export const leasesDef = resourceFor('leases');
 export const nodeLeaseNamespace = 'kube-node-lease';
@@ -76,11 +77,15 @@ export function startNodeLeases(opts: NodeLeaseOptions): NodeLeases {
     const namespaces = resourceFor('namespaces');
     if (store.get(namespaces, undefined, nodeLeaseNamespace)) return;
     // The apiserver's system-namespaces controller keeps kube-node-lease in place.
-    registry.create(namespaces, {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: nodeLeaseNamespace },
-    });
+    registry.create(
+      namespaces,
+      {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: nodeLeaseNamespace },
+      },
+      { manager: apiServerManager },
+    );
   }
 
   /** lease.Controller.newLease: the bare minimum of fields, plus the Node as owner. */
@@ -105,13 +110,15 @@ export function startNodeLeases(opts: NodeLeaseOptions): NodeLeases {
     const lease = store.get(leasesDef, nodeLeaseNamespace, name);
     if (!lease) {
       ensureNamespace();
-      registry.create(leasesDef, newLease(node, clock.now()));
+      registry.create(leasesDef, newLease(node, clock.now()), { manager: kubeletManager });
       return;
     }
     const metadata = { ...lease.metadata };
     if ((metadata.ownerReferences ?? []).length === 0) metadata.ownerReferences = [ownerRef(node)];
     const spec = { ...asRecord(lease['spec']), renewTime: microTimeAt(clock.now()) };
-    registry.update(leasesDef, { ...lease, metadata, spec }, lease.metadata.resourceVersion);
+    registry.update(leasesDef, { ...lease, metadata, spec }, lease.metadata.resourceVersion, {
+      manager: kubeletManager,
+    });
   }
 
   function randomFor(name: string): () => number {

@@ -16,6 +16,7 @@ import type { RecordEvent } from '../events.js';
 import { condition, conditions, isPodReady, nodeName, nodesDef, podsDef } from '../kube.js';
 import { leasesDef, nodeLeaseNamespace } from '../kubelet/node-lease.js';
 import type { ErrorSink } from '../work-queue.js';
+import { controllerManager } from '../managers.js';
 
 export interface NodeMonitorTimings {
   nodeMonitorPeriodMs: number;
@@ -112,6 +113,7 @@ export function startLeaseMonitor(opts: LeaseMonitorOptions): { stop(): void } {
     const status = { ...asRecord(node['status']), conditions: list };
     const updated = registry.update(nodesDef, { ...node, status }, undefined, {
       subresource: 'status',
+      manager: controllerManager,
     });
     if (ready?.['status'] !== 'True') return;
     opts.recordEvent(

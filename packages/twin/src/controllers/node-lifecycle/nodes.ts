@@ -15,6 +15,7 @@ import { nodeTaints, taintKeys } from '../scheduler/taints.js';
 import type { ErrorSink } from '../work-queue.js';
 import type { RecordEvent } from '../events.js';
 import { createWorkQueue } from '../work-queue.js';
+import { controllerManager, kubeletManager } from '../managers.js';
 
 export interface NodeControllerOptions {
   registry: Registry;
@@ -99,7 +100,7 @@ export function startNodeController(opts: NodeControllerOptions): NodeController
     const spec = { ...asRecord(node['spec']) };
     if (next.length === 0) delete spec['taints'];
     else spec['taints'] = next;
-    registry.update(nodesDef, { ...node, spec }, undefined);
+    registry.update(nodesDef, { ...node, spec }, undefined, { manager: controllerManager });
   }
 
   function setNodeReady(name: string, ready: boolean): void {
@@ -124,7 +125,10 @@ export function startNodeController(opts: NodeControllerOptions): NodeController
     if (old?.['status'] === next.status && old['reason'] === next.reason) return;
     const list = withCondition(conditions(node), { ...next, lastHeartbeatTime: now }, now);
     const status = { ...asRecord(node['status']), conditions: list };
-    registry.update(nodesDef, { ...node, status }, undefined, { subresource: 'status' });
+    registry.update(nodesDef, { ...node, status }, undefined, {
+      subresource: 'status',
+      manager: kubeletManager,
+    });
     // nodestatus.ReadyCondition records the transition against the kubelet's nodeRef (UID = name).
     if (old?.['status'] !== next.status) {
       const event = ready ? 'NodeReady' : 'NodeNotReady';
@@ -152,7 +156,10 @@ export function startNodeController(opts: NodeControllerOptions): NodeController
     }
     if (changed) {
       const status = { ...asRecord(node['status']), conditions: list };
-      registry.update(nodesDef, { ...node, status }, undefined, { subresource: 'status' });
+      registry.update(nodesDef, { ...node, status }, undefined, {
+        subresource: 'status',
+        manager: kubeletManager,
+      });
     }
     setNodeReady(name, ready);
   }

@@ -6,6 +6,7 @@ import type { Registry } from '../../registry/registry.js';
 import type { KubeObject } from '../../apimachinery/types.js';
 import { asArray, asRecord, isJsonObject } from '../../apimachinery/types.js';
 import { conditions, podsDef, status, withCondition } from '../kube.js';
+import { controllerManager } from '../managers.js';
 
 function containersReady(pod: KubeObject): boolean {
   const statuses = asArray(status(pod)['containerStatuses']).filter(isJsonObject);
@@ -27,5 +28,8 @@ export function readyOnNode(
     now,
   );
   const next = { ...asRecord(pod['status']), conditions: list };
-  registry.update(podsDef, { ...pod, status: next }, undefined, { subresource: 'status' });
+  registry.update(podsDef, { ...pod, status: next }, undefined, {
+    subresource: 'status',
+    manager: controllerManager,
+  });
 }

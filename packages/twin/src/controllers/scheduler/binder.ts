@@ -13,6 +13,7 @@ import type { UnfitReason } from './fit.js';
 import { podUnfitReason } from './fit.js';
 import type { ErrorSink } from '../work-queue.js';
 import { createWorkQueue } from '../work-queue.js';
+import { schedulerManager } from '../managers.js';
 
 export interface BinderOptions {
   registry: Registry;
@@ -82,7 +83,7 @@ export function startBinder(opts: BinderOptions): { stop(): void } {
       podsDef,
       { ...pod, status: { ...asRecord(pod['status']), conditions: list } },
       undefined,
-      { subresource: 'status' },
+      { subresource: 'status', manager: schedulerManager },
     );
     recordEvent(pod, 'Warning', 'FailedScheduling', message, { component: 'default-scheduler' });
   }

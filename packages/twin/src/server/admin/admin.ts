@@ -9,7 +9,7 @@ import type { HostFault } from '../../scenario/schema.js';
 import { hostFaults } from '../../scenario/schema.js';
 import type { JsonObject, JsonValue } from '../../apimachinery/types.js';
 import { isJsonObject } from '../../apimachinery/types.js';
-import { decodeBody } from '../resources/write.js';
+import { decodeBody } from '../resources/body.js';
 import type { FaultInjector } from './faults.js';
 import { parseFaults } from './faults.js';
 import type { RequestStats } from './stats.js';

@@ -10,7 +10,9 @@ import { fieldError, invalidObject } from '../../apimachinery/field-errors.js';
 import type { JsonObject, KubeObject } from '../../apimachinery/types.js';
 import { asRecord, isJsonObject } from '../../apimachinery/types.js';
 import { readBodyBytes, sendJson } from '../http-util.js';
-import { decodeRequestBody, objectFromBody } from '../resources/write.js';
+import { decodeRequestBody } from '../resources/body.js';
+import { objectFromBody } from '../resources/write.js';
+import { Warnings, writeQuery } from '../resources/write-options.js';
 import type { ResourceTarget } from '../routes.js';
 
 const group = 'authorization.k8s.io';
@@ -117,15 +119,22 @@ export function answerReview(review: KubeObject): JsonObject {
 export async function handleAccessReview(
   req: IncomingMessage,
   res: ServerResponse,
+  query: URLSearchParams,
   t: ResourceTarget,
 ): Promise<void> {
   if (t.name !== undefined || t.subresource !== undefined) throw pageNotFound();
   if (req.method !== 'POST')
     throw methodNotAllowed('the server does not allow this method on the requested resource');
+  // The generic create handler decodes them, so CreateOptions and fieldValidation apply.
+  const options = writeQuery(query, 'CreateOptions');
+  const warnings = new Warnings();
   const body = decodeRequestBody(
     await readBodyBytes(req),
     req.headers['content-type'] ?? '',
-    t.def,
+    t,
+    options.validation,
+    warnings,
   );
-  sendJson(res, 201, answerReview(objectFromBody(body, t)));
+  const answer = answerReview(objectFromBody(body, t));
+  sendJson(res, 201, answer, 'application/json', warnings.headers());
 }

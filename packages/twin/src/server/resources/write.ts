@@ -1,29 +1,11 @@
-// POST, PUT and DELETE on resources: body decoding, URL/body consistency checks, dryRun, and
-// the apiserver's response shapes (201 on create, Status or object on delete).
+// POST, PUT and DELETE on resources: body decoding (strict as fieldValidation asks, body.ts),
+// URL/body consistency checks, dryRun, the writer the registry records in managedFields, and the
+// apiserver's response shapes (201 on create, Status or object on delete).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseYaml } from 'yaml';
-import {
-  ApiError,
-  badRequest,
-  methodNotAllowed,
-  pageNotFound,
-  unsupportedMediaType,
-} from '../../apimachinery/errors.js';
-import {
-  dryRunOf,
-  mediaType,
-  parseJsonBody,
-  queryInt,
-  readBody,
-  readBodyBytes,
-  sendJson,
-} from '../http-util.js';
-import {
-  decodeProtobuf,
-  ProtobufError,
-  protobufMediaType,
-} from '../../apimachinery/protobuf/envelope.js';
+import { badRequest, methodNotAllowed, pageNotFound } from '../../apimachinery/errors.js';
+import { dryRunOf, queryInt, readBody, readBodyBytes, sendJson } from '../http-util.js';
+import { decodeBody, decodeRequestBody } from './body.js';
 import { listObjects } from './list.js';
 import { decodeTypedFields } from './typed-decode.js';
 import { fromView, storageOf, toView } from '../../registry/event-views.js';
@@ -34,68 +16,20 @@ import { groupVersion } from '../../registry/resources.js';
 import type { ResourceTarget } from '../routes.js';
 import type { JsonObject, JsonValue, KubeObject } from '../../apimachinery/types.js';
 import { asRecord, isJsonObject } from '../../apimachinery/types.js';
+import { managerName, Warnings, writeQuery } from './write-options.js';
 
 /** Resources whose DELETE returns the object; the rest answer with a Success Status. */
 const returnsDeletedObject = new Set(['pods', 'services', 'prometheusrules']);
-
-export function decodeBody(text: string, contentType: string): JsonValue {
-  const type = mediaType(contentType);
-  if (type === 'application/json' || type === '') return parseJsonBody(text);
-  if (type === 'application/yaml' || type === 'application/apply-patch+yaml') {
-    try {
-      return parseYaml(text) as JsonValue;
-    } catch (error) {
-      throw badRequest(`error decoding YAML: ${(error as Error).message}`);
-    }
-  }
-  throw unsupportedMediaType(type, ['application/json', 'application/yaml']);
-}
-
-/**
- * A create or update body in any media type the apiserver reads: JSON, YAML, or (for built-in
- * kinds, which kubectl's typed clients send that way) protobuf. Custom resources have no protobuf
- * form, so they answer 415 as the real apiserver does.
- */
-export function decodeRequestBody(raw: Buffer, contentType: string, def: ResourceDef): JsonValue {
-  const type = mediaType(contentType);
-  if (type !== protobufMediaType) {
-    if (!['application/json', 'application/yaml', ''].includes(type)) {
-      const accepted = ['application/json', 'application/yaml'];
-      throw unsupportedMediaType(
-        type,
-        def.strategicMerge ? [...accepted, protobufMediaType] : accepted,
-      );
-    }
-    return decodeBody(raw.toString('utf8'), contentType);
-  }
-  if (!def.strategicMerge)
-    throw unsupportedMediaType(type, ['application/json', 'application/yaml']);
-  try {
-    return decodeProtobuf(raw);
-  } catch (error) {
-    if (!(error instanceof ProtobufError)) throw error;
-    throw new ApiError(415, 'UnsupportedMediaType', error.message, {
-      causes: [{ reason: 'UnsupportedMediaType', message: type }],
-    });
-  }
-}
 
 function text(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
 /** Checks a request body against the URL and fills apiVersion, kind and namespace from it. */
-export function objectFromBody(
-  body: JsonValue,
-  t: ResourceTarget,
-  requireTypeMeta = false,
-): KubeObject {
+export function objectFromBody(body: JsonValue, t: ResourceTarget): KubeObject {
   const { def } = t;
   if (!isJsonObject(body)) throw badRequest('the request body must be a JSON object');
   const gv = groupVersion(def);
-  if (requireTypeMeta && (body['apiVersion'] === undefined || body['kind'] === undefined)) {
-    throw badRequest('invalid object: apiVersion and kind must be set');
-  }
   if (body['kind'] !== undefined && body['kind'] !== def.kind) {
     throw badRequest(
       `the object provided is unrecognized (must be of type ${def.kind}): kind ${JSON.stringify(body['kind'])}`,
@@ -151,14 +85,20 @@ export async function handleCreate(
     throw methodNotAllowed('the server does not allow this method on the requested resource');
   }
   const dryRun = dryRunOf(query);
+  const options = writeQuery(query, 'CreateOptions');
+  const warnings = new Warnings();
   const body = decodeRequestBody(
     await readBodyBytes(req),
     req.headers['content-type'] ?? '',
-    t.def,
+    t,
+    options.validation,
+    warnings,
   );
   const obj = fromView(t.def, objectFromBody(body, t));
-  const created = registry.create(storageOf(t.def), obj, { dryRun });
-  sendJson(res, 201, toView(t.def, created) as unknown as JsonObject);
+  const manager = managerName(options.fieldManager, req);
+  const created = registry.create(storageOf(t.def), obj, { dryRun, manager, view: t.def });
+  const answer = toView(t.def, created) as unknown as JsonObject;
+  sendJson(res, 201, answer, 'application/json', warnings.headers());
 }
 
 export async function handleUpdate(
@@ -172,18 +112,29 @@ export async function handleUpdate(
     throw methodNotAllowed('the server does not allow this method on the requested resource');
   const subresource = subresourceOf(t);
   const dryRun = dryRunOf(query);
+  const options = writeQuery(query, 'UpdateOptions');
+  const warnings = new Warnings();
   const body = decodeRequestBody(
     await readBodyBytes(req),
     req.headers['content-type'] ?? '',
-    t.def,
+    t,
+    options.validation,
+    warnings,
   );
   const obj = fromView(t.def, objectFromBody(body, t));
   const rv = obj.metadata.resourceVersion;
   const def = storageOf(t.def);
+  const manager = managerName(options.fieldManager, req);
   // A PUT that creates (AllowCreateOnUpdate, e.g. Leases) answers 201, as Store.Update reports.
   const existed = registry.store.get(def, obj.metadata.namespace, obj.metadata.name ?? '');
-  const updated = registry.update(def, obj, rv === '' ? undefined : rv, { dryRun, subresource });
-  sendJson(res, existed ? 200 : 201, toView(t.def, updated) as unknown as JsonObject);
+  const updated = registry.update(def, obj, rv === '' ? undefined : rv, {
+    dryRun,
+    subresource,
+    manager,
+    view: t.def,
+  });
+  const answer = toView(t.def, updated) as unknown as JsonObject;
+  sendJson(res, existed ? 200 : 201, answer, 'application/json', warnings.headers());
 }
 
 interface DeleteBody {

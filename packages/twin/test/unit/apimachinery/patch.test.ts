@@ -43,6 +43,7 @@ describe('strategic merge patch', () => {
           },
         },
       },
+      'apps/v1',
       'DaemonSet',
     );
     const containers = (podSpec(out)['spec'] as JsonObject)['containers'] as JsonObject[];
@@ -68,6 +69,7 @@ describe('strategic merge patch', () => {
           },
         },
       },
+      'apps/v1',
       'DaemonSet',
     ) as JsonObject;
     const spec = podSpec(out)['spec'] as JsonObject;
@@ -92,6 +94,7 @@ describe('strategic merge patch', () => {
           },
         },
       },
+      'apps/v1',
       'DaemonSet',
     ) as JsonObject;
     const spec = podSpec(out)['spec'] as JsonObject;
@@ -107,6 +110,7 @@ describe('strategic merge patch', () => {
     const out = strategicMerge(
       ds(),
       { spec: { template: { spec: { volumes: [{ $patch: 'replace' }, { name: 'only' }] } } } },
+      'apps/v1',
       'DaemonSet',
     );
     expect((podSpec(out)['spec'] as JsonObject)['volumes']).toEqual([{ name: 'only' }]);
