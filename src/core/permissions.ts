@@ -112,6 +112,10 @@ export const readPermissions: readonly Permission[] = [
     scope: 'cluster',
   },
   { apiGroup: 'apps', resource: 'daemonsets', verbs: ['list'], scope: 'kube-proxy-namespace' },
+  // kube-proxy's own ConfigMap, whatever the distribution names it (kube-proxy, kube-proxy-config):
+  // the cluster-wide list already shows every ConfigMap, so `get` reveals nothing more.
+  { apiGroup: '', resource: 'configmaps', verbs: ['get'], scope: 'kube-proxy-namespace' },
+  // The canary's and the original's kube-proxy log: "Using nftables Proxier", sync errors.
   { apiGroup: '', resource: 'pods/log', verbs: ['get'], scope: 'kube-proxy-namespace' },
   { apiGroup: '', resource: 'pods', verbs: ['get'], scope: 'probe-namespace' },
   // WebSocket exec is authorised as `create` since Kubernetes 1.30 and as `get` before it.

@@ -36,24 +36,22 @@ describe('deploy/', () => {
         'ServiceAccount',
       ].sort(),
     );
-    // Cluster-wide: list only, never a write.
+    // Cluster-wide: reads, and node label/annotation patches (test/unit/deploy/rbac.test.ts
+    // checks every rule against the actions); everything else is in kube-system.
     const clusterRules = byKind('ClusterRole')[0]?.rules ?? [];
     expect(clusterRules.map((r) => r.resources[0])).toEqual([
       'nodes',
       'services',
+      'endpointslices',
       'configmaps',
       'pods',
       'prometheusrules',
     ]);
-    expect(new Set(clusterRules.flatMap((r) => r.verbs))).toEqual(new Set(['list']));
-    // Writes are confined to kube-system, and to probe pods.
+    expect(clusterRules.filter((r) => r.verbs.some((v) => v !== 'list' && v !== 'get'))).toEqual([
+      { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'get', 'patch'] },
+    ]);
     const role = byKind('Role')[0]!;
     expect(role.metadata.namespace).toBe('kube-system');
-    expect(role.rules).toEqual([
-      { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['list'] },
-      { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'delete'] },
-      { apiGroups: [''], resources: ['pods/exec'], verbs: ['create', 'get'] },
-    ]);
 
     const deployment = byKind('Deployment')[0]!;
     const pod = (deployment.spec as { template: { spec: Record<string, unknown> } }).template
