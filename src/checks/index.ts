@@ -18,6 +18,7 @@ import { managedPlatform } from './managed-platform.js';
 import { modeExplicit } from './mode-explicit.js';
 import { modeFlagIgnored } from './mode-flag-ignored.js';
 import { nftVersion } from './nft-version.js';
+import { nodeProbes } from './node-probes.js';
 import { nodeSecondaryAddresses } from './node-secondary-addresses.js';
 import { nodelocaldns } from './nodelocaldns.js';
 import { nodeportAddresses } from './nodeport-addresses.js';
@@ -26,6 +27,7 @@ import type { Check } from './types.js';
 
 export const checks: readonly Check[] = [
   kubeProxyPresent,
+  nodeProbes,
   currentMode,
   modeExplicit,
   modeFlagIgnored,

@@ -13,6 +13,13 @@ export interface PreflightReport {
   currentMode: string;
   summary: Record<Severity, number>;
   pools: { name: string; nodes: string[] }[];
+  /**
+   * False when a node's probes failed (the `node-probes` blockers name them): the report then
+   * does not know what those nodes' hosts would have shown.
+   */
+  complete: boolean;
+  /** The nodes whose host facts could not be read, and why. */
+  unprobed: { node: string; reason: string }[];
   findings: Finding[];
 }
 
@@ -66,6 +73,7 @@ export function buildReport(
   platform: string,
   findings: readonly Finding[],
   generatedAt: string,
+  unprobed: readonly { node: string; reason: string }[] = [],
 ): PreflightReport {
   const summary: Record<Severity, number> = { block: 0, warn: 0, info: 0, pass: 0 };
   for (const f of findings) summary[f.severity] += 1;
@@ -80,6 +88,8 @@ export function buildReport(
       name: pool.name,
       nodes: overview.nodes.filter((n) => n.pool === pool.name).map((n) => n.name),
     })),
+    complete: unprobed.length === 0,
+    unprobed: [...unprobed],
     findings: [...findings],
   };
 }

@@ -63,7 +63,19 @@ export async function preflightRun(input: PreflightInput): Promise<PreflightOutc
     const ctx = buildCheckContext(snapshot, input.poolLabel);
     const findings = runChecks(checks, ctx, cluster.name, input.suppressed);
     const ov = overview(snapshot, input.poolLabel);
-    const report = buildReport(ov, ctx.platform.name, findings, clock.now().toISOString());
+    const unprobed = snapshot.nodeFacts
+      .filter((f) => f.errors.length > 0)
+      .map((f) => ({
+        node: f.node,
+        reason: f.errors.map((e) => `${e.probe} ${e.code}: ${e.message}`).join('; '),
+      }));
+    const report = buildReport(
+      ov,
+      ctx.platform.name,
+      findings,
+      clock.now().toISOString(),
+      unprobed,
+    );
     return {
       snapshot,
       overview: ov,

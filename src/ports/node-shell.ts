@@ -23,6 +23,8 @@ export interface RunOptions {
 
 export interface NodeShell {
   run(node: string, argv: readonly string[], options: RunOptions): Promise<CommandResult>;
+  /** Starts getting ready to run on `node` (a probe pod starting) without waiting for it. */
+  warm?(node: string): void;
   /** Removes whatever the shell created (probe pods); safe to call more than once. */
   close(): Promise<void>;
 }

@@ -42,7 +42,16 @@ export function reportCard(
     `:mag: *Pre-flight · ${escape(report.cluster)}* · ${escape(report.kubernetesVersion)} · ` +
     `${escape(report.platform)} · mode ${escape(report.currentMode)} ` +
     `(${plural(ov.nodes.length, 'node', 'nodes')}, ${plural(ov.pools.length, 'pool', 'pools')})`;
-  const blocks: KnownBlock[] = [section(`${headline}\n${counts(report.summary)}`)];
+  const incomplete =
+    report.complete === false
+      ? `\n:warning: *Incomplete:* ${plural(report.unprobed.length, 'node', 'nodes')} could not be probed (${escape(
+          report.unprobed
+            .slice(0, 5)
+            .map((u) => u.node)
+            .join(', '),
+        )}${report.unprobed.length > 5 ? ', …' : ''}): their host facts are unknown and block them.`
+      : '';
+  const blocks: KnownBlock[] = [section(`${headline}\n${counts(report.summary)}${incomplete}`)];
   const worst = report.summary.block > 0 ? 'block' : report.summary.warn > 0 ? 'warn' : undefined;
   if (worst !== undefined) {
     const shown = report.findings.filter((f) => f.severity === worst);
@@ -144,6 +153,14 @@ export function reportMarkdown(report: PreflightReport, ov: ClusterOverview): st
     '|---|---|---|---|',
     `| ${s.block} | ${s.warn} | ${s.info} | ${s.pass} |`,
     '',
+    ...(report.complete === false
+      ? [
+          `**Incomplete:** ${report.unprobed.length} node(s) could not be probed; their host facts are unknown and block them:`,
+          '',
+          ...report.unprobed.map((u) => `- ${u.node}: ${u.reason}`),
+          '',
+        ]
+      : []),
     '## Findings',
     '',
     ...report.findings.filter((f) => f.severity !== 'pass').map(findingMarkdown),

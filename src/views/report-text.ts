@@ -40,6 +40,14 @@ export function reportText(
         `${ov.nodes.length} nodes, ${ov.pools.length} pools`,
     ),
     `${tag('block')} ${s.block}   ${tag('warn')} ${s.warn}   ${tag('info')} ${s.info}   ${tag('pass')} ${s.pass}`,
+    ...(report.complete === false
+      ? [
+          paint(
+            colours.warn,
+            `INCOMPLETE: ${report.unprobed.length} node${report.unprobed.length === 1 ? '' : 's'} could not be probed (${report.unprobed.map((u) => u.node).join(', ')}): their host facts are unknown and block them`,
+          ),
+        ]
+      : []),
     '',
   ];
   const grouped = groupFindings(report);

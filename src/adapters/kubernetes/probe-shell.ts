@@ -183,6 +183,11 @@ export class ProbePodShell implements NodeShell {
     return pod;
   }
 
+  warm(node: string): void {
+    // A failure here shows again (and is reported) when a command runs on the node.
+    this.podFor(node).catch(() => undefined);
+  }
+
   async run(node: string, argv: readonly string[], options: RunOptions): Promise<CommandResult> {
     try {
       return await this.runIn(node, await this.podFor(node), argv, options);

@@ -11,12 +11,16 @@ import { CANARY_NAME } from '../../core/permissions.js';
 import type { Evidence } from '../../core/run-state.js';
 import { preflightRun } from '../preflight-run.js';
 import { refusal, type StepExecutor } from '../step-context.js';
+import { nodeTarget } from './node-target.js';
+import { choosePeer } from './verify-inputs.js';
 
 export const nodePreflight: StepExecutor = async (ctx) => {
   const state = ctx.state();
   const node = state.node;
   if (node === undefined) return refusal('a cutover needs a node');
   const config = ctx.clusterConfig;
+  // The node's probe pod starts while the cluster is listed.
+  ctx.shell().warm?.(node);
   const { snapshot, report, platform, poolOf } = await preflightRun({
     cluster: ctx.cluster,
     shell: ctx.shell(),
@@ -61,6 +65,9 @@ export const nodePreflight: StepExecutor = async (ctx) => {
     },
   ];
   const gate = nodeGate(report.findings, node, poolOf(node), facts);
+  // The verification calls the NodePort from a peer: its probe pod starts now, not then.
+  const peer = await choosePeer(ctx, snapshot.nodes, nodeTarget(ctx));
+  if (peer !== undefined) ctx.shell().warm?.(peer.node);
   if (!gate.ok)
     return refusal(`node pre-flight blocks ${node}: ${gate.reasons.join('; ')}`, evidence);
   const conntrack = facts?.conntrack;

@@ -12,6 +12,7 @@ import {
   withRead,
   type NodeProbeId,
   type ProbeReads,
+  type ProbeValue,
 } from '../../probes/index.js';
 import { failedRead, type ProbeRead } from '../../probes/read.js';
 import type { ProbeContext } from '../../probes/types.js';
@@ -44,17 +45,29 @@ export async function readOnNode(
   probeCtx: ProbeContext,
   into: ProbeReads = {},
 ): Promise<ProbeReads> {
-  let reads = into;
-  for (const { id, argv } of probePlan(ids, probeCtx)) {
-    const at = ctx.clock.now().toISOString();
-    try {
-      const result = await ctx.shell().run(node, argv, { timeoutMs: COMMAND_TIMEOUT_MS });
-      reads = withRead(reads, id, readNodeProbe(id, argv, result, at));
-    } catch (error) {
-      reads = withRead(reads, id, shellFailure(nodeProbes[id], argv, error, at));
-    }
+  // One probe pod per node; its commands run side by side (each is a short read).
+  const filers = await Promise.all(
+    probePlan(ids, probeCtx).map(({ id, argv }) => readOne(ctx, node, id, argv)),
+  );
+  return filers.reduce((reads, file) => file(reads), into);
+}
+
+/** Runs one probe and resolves to what files its read (typed by the probe's id). */
+async function readOne<K extends NodeProbeId>(
+  ctx: StepContext,
+  node: string,
+  id: K,
+  argv: readonly string[],
+): Promise<(reads: ProbeReads) => ProbeReads> {
+  const at = ctx.clock.now().toISOString();
+  try {
+    const result = await ctx.shell().run(node, argv, { timeoutMs: COMMAND_TIMEOUT_MS });
+    const read = readNodeProbe(id, argv, result, at);
+    return (reads) => withRead(reads, id, read);
+  } catch (error) {
+    const read = shellFailure<ProbeValue<K>>(nodeProbes[id], argv, error, at);
+    return (reads) => withRead(reads, id, read);
   }
-  return reads;
 }
 
 /** curl from `from` to a ClusterIP or NodePort target. */

@@ -14,6 +14,7 @@ import {
   resolveConfigSource,
   type KubeProxyConfiguration,
 } from '../../core/kube-proxy-config.js';
+import { kubeProxiesOn, podReady } from '../../core/node-migration.js';
 import { isReady } from '../../core/nodes.js';
 import {
   expectedServices,
@@ -70,6 +71,35 @@ async function callable(ctx: StepContext, services: readonly KubeService[]): Pro
   return ready;
 }
 
+/**
+ * The node to call the NodePort from: Ready, its kube-proxy Ready (a crash-looping peer would
+ * fail the call for its own reasons), and still on IPVS when there is one, a known-good client.
+ */
+export async function choosePeer(
+  ctx: StepContext,
+  nodes: readonly KubeNode[],
+  target: ReturnType<typeof nodeTarget>,
+): Promise<{ node: string; migrated: boolean } | undefined> {
+  const others = nodes.filter((n) => n.metadata.name !== target.node && isReady(n));
+  const ordered = [
+    ...others.filter((n) => n.metadata.labels?.[target.label] === undefined),
+    ...others.filter((n) => n.metadata.labels?.[target.label] !== undefined),
+  ];
+  for (const n of ordered.slice(0, 5)) {
+    const seen = kubeProxiesOn(await ctx.cluster.listPodsOnNode(n.metadata.name), target);
+    if ([...seen.original, ...seen.canary].some(podReady)) {
+      return { node: n.metadata.name, migrated: n.metadata.labels?.[target.label] !== undefined };
+    }
+  }
+  const fallback = ordered[0];
+  return fallback === undefined
+    ? undefined
+    : {
+        node: fallback.metadata.name,
+        migrated: fallback.metadata.labels?.[target.label] !== undefined,
+      };
+}
+
 export async function verifyTargets(
   ctx: StepContext,
   serving: 'canary' | 'original',
@@ -87,9 +117,8 @@ export async function verifyTargets(
   const nodes = await ctx.cluster.listNodes();
   const node = nodes.find((n) => n.metadata.name === target.node);
   if (node === undefined) throw new Error(`node ${target.node} is gone`);
-  const others = nodes.filter((n) => n.metadata.name !== target.node && isReady(n));
-  const unmigrated = others.find((n) => n.metadata.labels?.[target.label] === undefined);
-  const peerNode = unmigrated ?? others[0];
+  const peer = await choosePeer(ctx, nodes, target);
+  ctx.shell().warm?.(peer?.node ?? target.node);
   const { config, container } = await configOf(
     ctx,
     serving === 'canary' ? target.canary : target.original,
@@ -99,10 +128,7 @@ export async function verifyTargets(
     expected,
     clusterIP,
     nodePort,
-    peer:
-      peerNode === undefined
-        ? undefined
-        : { node: peerNode.metadata.name, migrated: unmigrated === undefined },
+    peer,
     config,
     container,
   };
