@@ -4,7 +4,9 @@
  * Ready, or, on the way back, the original Ready again. A missed deadline says what the node
  * shows, so the person (or the automatic rollback's reason) knows what got stuck.
  */
+import { KUBE_SYSTEM } from '../../core/cluster-overview.js';
 import { kubeProxiesOn, settled, type Settle } from '../../core/node-migration.js';
+import type { Evidence } from '../../core/run-state.js';
 import type { StepContext, StepExecutor, StepOutcome } from '../step-context.js';
 import { nodeTarget } from './node-target.js';
 
@@ -44,6 +46,7 @@ export async function waitForNode(ctx: StepContext, settle: Settle): Promise<Ste
     if (Date.now() - started > deadlineMs) {
       return {
         ok: false,
+        ...(settle === 'kube-proxy-gone' ? {} : { evidence: await whyNotReady(ctx, settle, seen) }),
         failure: {
           kind: 'deadline',
           message: `${target.node}: waited ${ctx.clusterConfig.swapDeadlineSeconds} s for ${waitingFor[settle]}; the node shows ${verdict.showing}`,
@@ -58,6 +61,35 @@ export async function waitForNode(ctx: StepContext, settle: Settle): Promise<Ste
     failure: { kind: 'error', message: 'the process is stopping', retryable: true },
   };
 }
+
+/** The pod that did not become Ready: its state and the end of its log, as evidence. */
+async function whyNotReady(
+  ctx: StepContext,
+  settle: Settle,
+  seen: ReturnType<typeof kubeProxiesOn>,
+): Promise<Evidence[]> {
+  const pod = (settle === 'canary-ready' ? seen.canary : seen.original)[0];
+  const at = ctx.clock.now().toISOString();
+  if (pod === undefined) return [];
+  const state = pod.status?.containerStatuses?.[0]?.state;
+  const text = await ctx.cluster
+    .podLog(KUBE_SYSTEM, pod.metadata.name, 'kube-proxy', LOG_TAIL)
+    .catch((error: unknown) => `(log not readable: ${(error as Error).message})`);
+  return [
+    {
+      probe: 'kube-proxy-not-ready',
+      step: ctx.step.id,
+      node: nodeTarget(ctx).node,
+      argv: [],
+      output: text.trim().split('\n').slice(-LOG_TAIL).join('\n'),
+      ok: false,
+      verdict: `${pod.metadata.name} is ${state?.waiting?.reason ?? (state?.terminated === undefined ? (pod.status?.phase ?? 'Pending') : `terminated (${state.terminated.reason ?? 'exit'})`)}, not Ready; its log ends with what kube-proxy said`,
+      at,
+    },
+  ];
+}
+
+const LOG_TAIL = 20;
 
 export const oldPodGone: StepExecutor = (ctx) => waitForNode(ctx, 'kube-proxy-gone');
 export const canaryReady: StepExecutor = (ctx) => waitForNode(ctx, 'canary-ready');

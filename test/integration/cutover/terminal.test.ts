@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resourceFor, startTwin, type Twin } from '@proxy-migrate/twin';
 import type { RunResultJson } from '../../../src/views/run-result.js';
 import { cliIn } from '../../helpers/cli.js';
@@ -15,7 +15,7 @@ import { assertInvariants, kubeProxyPods } from '../../helpers/invariants.js';
 let twin: Twin | undefined;
 let dir: string | undefined;
 
-async function setUp(scenario: string) {
+async function setUp(scenario: string, extra = '') {
   twin = await startTwin({ scenario, speed: 10 });
   dir = await mkdtemp(join(tmpdir(), 'pm-cutover-'));
   const kubeconfig = join(dir, 'kubeconfig');
@@ -23,7 +23,7 @@ async function setUp(scenario: string) {
   // A failing verification keeps trying this long (real time) before it rolls back.
   await writeFile(
     join(dir, 'clusters.yaml'),
-    `clusters:\n  - name: ${twin.name}\n    kubeconfig: ./kubeconfig\n    context: ${twin.name}\n    verifyDeadlineSeconds: 8\n`,
+    `clusters:\n  - name: ${twin.name}\n    kubeconfig: ./kubeconfig\n    context: ${twin.name}\n    verifyDeadlineSeconds: 8\n${extra}`,
   );
   const cli = cliIn(join(dir, 'runs'), { CLUSTERS_FILE: join(dir, 'clusters.yaml') });
   const on: string[] = [];
@@ -159,6 +159,59 @@ describe('cutover and rollback in a terminal', () => {
       assertInvariants(twin, { before, touched: ['modern-3'], runs: await cli.runs() });
     },
   );
+
+  it('rolls back a node whose new kube-proxy rejects its configuration, with its log as evidence', async () => {
+    const { twin, cli, on } = await setUp('traps', '    swapDeadlineSeconds: 10\n');
+    // v1.32 still lets NFTablesProxyMode be turned off: IPVS runs on, nftables mode refuses to start.
+    const cms = resourceFor('configmaps');
+    const cm = twin.store.get(cms, 'kube-system', 'kube-proxy')!;
+    const data = cm['data'] as Record<string, string>;
+    twin.registry.update(
+      cms,
+      {
+        ...cm,
+        data: {
+          ...data,
+          'config.conf': data['config.conf']!.replace(
+            /^mode:/m,
+            'featureGates:\n  NFTablesProxyMode: false\nmode:',
+          ),
+        },
+      },
+      undefined,
+    );
+    // kube-proxy exits when its config file changes, so every pod restarts once: wait for that
+    // to settle, or the invariants would blame the run for it.
+    const mounted = kubeProxyPods(twin).filter((p) => p.owner === 'kube-proxy');
+    await vi.waitFor(
+      () => {
+        const now = kubeProxyPods(twin).filter((p) => p.owner === 'kube-proxy');
+        for (const p of mounted) {
+          const n = now.find((q) => q.uid === p.uid);
+          expect(n?.restarts ?? 0).toBeGreaterThan(p.restarts);
+          expect(n?.ready).toBe(p.ready);
+        }
+      },
+      { timeout: 60_000, interval: 250 },
+    );
+    const before = kubeProxyPods(twin);
+    const rolled = await cli.run(
+      'cutover',
+      twin.name,
+      'general-1',
+      '--yes',
+      '--format',
+      'json',
+      ...on,
+    );
+    expect(rolled.code, rolled.stderr + rolled.stdout).toBe(4);
+    const result = parse(rolled.stdout);
+    expect(result.reason).toMatch(/waited 10 s for the canary kube-proxy pod to be Ready/);
+    const why = result.evidence.find((e) => e.probe === 'kube-proxy-not-ready');
+    expect(why?.output).toContain('feature gate NFTablesProxyMode must be enabled');
+    expect(labelOf(twin, 'general-1')).toBeUndefined();
+    assertInvariants(twin, { before, touched: ['general-1'], runs: await cli.runs() });
+  }, 90_000);
 
   it('refuses a node served by another kube-proxy DaemonSet, which the canary does not clone', async () => {
     const { twin, cli, on } = await setUp('traps');
