@@ -56,6 +56,7 @@ export async function runNodeCommand(io: CliIo, args: NodeRunArgs, usage: string
     ...(args.kubeconfig === undefined ? {} : { kubeconfig: args.kubeconfig }),
     ...(args.context === undefined ? {} : { context: args.context }),
     usage,
+    durable: true,
   });
   if (!resolved.ok) return resolved.code;
   const logger = createLogger({
@@ -67,7 +68,7 @@ export async function runNodeCommand(io: CliIo, args: NodeRunArgs, usage: string
     resolved.cluster,
     resolved.kubeconfigs,
     logger,
-    'durable',
+    resolved.runStore,
     true,
   );
   try {

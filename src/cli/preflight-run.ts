@@ -66,7 +66,7 @@ export async function runTerminalPreflight(io: CliIo, args: TerminalPreflight): 
     cluster,
     resolved.kubeconfigs,
     logger,
-    'memory',
+    undefined,
     false,
   );
   try {

@@ -59,6 +59,7 @@ export const resumeCommand: Subcommand = {
       ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
       ...(values.context === undefined ? {} : { context: values.context }),
       usage,
+      durable: true,
     });
     if (!resolved.ok) return resolved.code;
     const logger = createLogger({
@@ -70,7 +71,7 @@ export const resumeCommand: Subcommand = {
       resolved.cluster,
       resolved.kubeconfigs,
       logger,
-      'durable',
+      resolved.runStore,
       true,
     );
     try {

@@ -19,7 +19,7 @@ export interface StatusArgs {
 }
 
 export async function runStatus(io: CliIo, args: StatusArgs): Promise<number> {
-  const resolved = resolveTerminalCluster(io, args);
+  const resolved = resolveTerminalCluster(io, { ...args, durable: true });
   if (!resolved.ok) return resolved.code;
   const logger = createLogger({
     level: logLevels.find((l) => l === io.env.LOG_LEVEL) ?? 'warn',
@@ -30,7 +30,7 @@ export async function runStatus(io: CliIo, args: StatusArgs): Promise<number> {
     resolved.cluster,
     resolved.kubeconfigs,
     logger,
-    'durable',
+    resolved.runStore,
     false,
   );
   const shell = args.probe

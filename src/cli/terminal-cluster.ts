@@ -8,6 +8,7 @@ import {
   ConfigError,
   defaultKubeconfigs,
   loadConfig,
+  runStoreSettings,
   type AppConfig,
   type ClusterConfig,
 } from '../config.js';
@@ -21,10 +22,21 @@ export interface ClusterArgs {
   context?: string;
   /** The usage line for errors: `proxy-migrate preflight <cluster>`. */
   usage: string;
+  /** The command keeps run state (Redis or files): check REDIS_URL and the rest up front. */
+  durable?: boolean;
 }
 
+export type RunStoreSettings = ReturnType<typeof runStoreSettings>;
+
 export type Resolved =
-  | { ok: true; cluster: ClusterConfig; config: AppConfig | undefined; kubeconfigs: string[] }
+  | {
+      ok: true;
+      cluster: ClusterConfig;
+      config: AppConfig | undefined;
+      kubeconfigs: string[];
+      /** Where run state goes; undefined when the command keeps it in memory. */
+      runStore: RunStoreSettings | undefined;
+    }
   | { ok: false; code: number };
 
 export function resolveTerminalCluster(io: CliIo, args: ClusterArgs): Resolved {
@@ -40,7 +52,8 @@ export function resolveTerminalCluster(io: CliIo, args: ClusterArgs): Resolved {
             ...(args.context === undefined ? {} : { context: args.context }),
           })
         : resolveCluster(config.clusters, args.cluster, undefined, args.usage);
-    return { ok: true, cluster, config, kubeconfigs };
+    const runStore = args.durable === true ? runStoreSettings(io.env) : undefined;
+    return { ok: true, cluster, config, kubeconfigs, runStore };
   } catch (error) {
     if (error instanceof ConfigError) {
       io.stderr.write(

@@ -11,7 +11,7 @@ import { closeRedis, createRedis, redisAnswers } from '../adapters/redis.js';
 import { FileRunStore } from '../adapters/run-store/file.js';
 import { MemoryRunStore } from '../adapters/run-store/memory.js';
 import { RedisRunStore } from '../adapters/run-store/redis.js';
-import { runStoreSettings, type ClusterConfig } from '../config.js';
+import type { ClusterConfig } from '../config.js';
 import type { Actor } from '../core/run-state.js';
 import { TerminalRunObserver } from '../engine/observers/terminal.js';
 import { DefaultRunEnvironment } from '../engine/run-environment.js';
@@ -21,9 +21,8 @@ import { systemClock } from '../ports/clock.js';
 import type { ClusterDirectory } from '../ports/cluster.js';
 import type { RunStore } from '../ports/run-store.js';
 import { startExecution } from './execution.js';
+import type { RunStoreSettings } from './terminal-cluster.js';
 import type { CliIo } from './types.js';
-
-export type StoreChoice = 'memory' | 'durable';
 
 export interface TerminalRuns {
   runs: Runs;
@@ -52,7 +51,8 @@ export async function openTerminalRuns(
   cluster: ClusterConfig,
   kubeconfigs: string[],
   logger: Logger,
-  choice: StoreChoice,
+  /** Redis or files for runs worth resuming; undefined keeps state in memory (pre-flight). */
+  durable: RunStoreSettings | undefined,
   showSteps: boolean,
 ): Promise<TerminalRuns> {
   const directory = new KubeClusterDirectory(
@@ -61,8 +61,8 @@ export async function openTerminalRuns(
   );
   let store: RunStore = new MemoryRunStore();
   let closeStore = (): Promise<void> => Promise.resolve();
-  if (choice === 'durable') {
-    const { redisUrl, queuePrefix, stateDir } = runStoreSettings(io.env);
+  if (durable !== undefined) {
+    const { redisUrl, queuePrefix, stateDir } = durable;
     if (await redisAnswers(redisUrl)) {
       const redis = createRedis(redisUrl, 'producer', logger);
       store = new RedisRunStore(redis, queuePrefix);

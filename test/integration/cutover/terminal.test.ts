@@ -265,7 +265,7 @@ describe('cutover and rollback in a terminal', () => {
     expect(labelOf(twin, 'blue-2')).toBeUndefined();
   });
 
-  it('asks for --yes without a terminal, and refuses an unknown node before any write', async () => {
+  it('asks for --yes without a terminal, refuses an unknown node and a bad QUEUE_PREFIX before any write', async () => {
     const { twin, cli, on } = await setUp('kubeadm-ipvs');
     const noTty = await cli.run('cutover', twin.name, 'blue-1', ...on);
     expect(noTty.code).toBe(64);
@@ -281,5 +281,13 @@ describe('cutover and rollback in a terminal', () => {
     );
     expect(unknown.code).toBe(2);
     expect(parse(unknown.stdout).reason).toMatch(/node no-such-node does not exist/);
+    const badPrefix = cliIn(join(dir!, 'runs'), {
+      CLUSTERS_FILE: join(dir!, 'clusters.yaml'),
+      QUEUE_PREFIX: 'two words',
+    });
+    const config = await badPrefix.run('cutover', twin.name, 'blue-1', '--yes', ...on);
+    expect(config.code).toBe(78);
+    expect(config.stderr).toMatch(/QUEUE_PREFIX.*may hold only letters/);
+    expect(labelOf(twin, 'blue-1')).toBeUndefined();
   });
 });
