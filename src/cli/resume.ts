@@ -16,7 +16,9 @@ const help = `Usage: ${usage}
 Finds the cluster's runs that are unfinished and that no live process works on (a terminal was
 killed, a bot pod died), and carries each on from its last saved step: every step first reads
 what the cluster already has, so running it again is safe; a verification or deadline that now
-fails rolls the node back as it would have. Runs waiting for an approval keep waiting.
+fails rolls the node back as it would have. A terminal run killed at its confirmation prompt
+asks again (and, without a terminal to ask in, ends refused); a Slack run waiting for its
+buttons is left to the bot.
 Run state is read from Redis when it answers (REDIS_URL), else from files
 (PROXY_MIGRATE_STATE_DIR, default ~/.proxy-migrate/runs).
 

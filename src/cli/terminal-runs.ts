@@ -31,7 +31,10 @@ export interface TerminalRuns {
   observer: TerminalRunObserver;
   /** The person at the keyboard, as runs record them. */
   actor: Actor;
-  /** Resumes this cluster's unfinished runs (or one of them) that nobody works on. */
+  /**
+   * Resumes this cluster's unfinished runs (or one of them) that nobody works on, and asks again
+   * for the confirmation a killed terminal was waiting for.
+   */
   resume(runId?: string): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -118,11 +121,22 @@ export async function openTerminalRuns(
     directory,
     observer,
     actor,
-    resume: (runId) =>
-      execution.resume(
+    resume: async (runId) => {
+      const ids = await execution.resume(
         'resumed from the terminal (`proxy-migrate resume`)',
-        (s) => s.cluster === cluster.name && (runId === undefined || s.id === runId),
-      ),
+        (s) =>
+          s.cluster === cluster.name &&
+          (runId === undefined || s.id === runId) &&
+          // A Slack run waiting for its buttons is the bot's: its card still works there.
+          !(s.phase === 'awaiting-approval' && s.requester.kind !== 'terminal'),
+      );
+      for (const id of ids) {
+        const state = await execution.runs.get(id);
+        // The prompt died with the process; without a terminal to ask in, the answer is no.
+        if (state?.phase === 'awaiting-approval') await observer.approvalRequested(state);
+      }
+      return ids;
+    },
     close: async () => {
       await execution.stop(5_000);
       await closeStore();

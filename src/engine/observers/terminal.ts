@@ -73,7 +73,8 @@ export class TerminalRunObserver implements RunObserver {
     );
     const decide = this.decide;
     if (decide === undefined || this.io.stdin.isTTY !== true) {
-      // The command refuses this case before starting; reaching it is a wiring bug.
+      // cutover refuses this before it starts; resume gets here for a prompt a killed terminal
+      // left unanswered, and nobody said yes.
       await decide?.(state, false);
       return;
     }

@@ -97,4 +97,59 @@ describe('a terminal killed in the middle of a cutover', () => {
     },
     120_000,
   );
+
+  it('asks again for the confirmation a killed terminal was waiting for, and without a terminal ends refused', async () => {
+    twin = await startTwin({ scenario: 'kubeadm-ipvs', speed: 10 });
+    dir = await mkdtemp(join(tmpdir(), 'pm-crash-'));
+    await twin.writeKubeconfig(join(dir, 'kubeconfig'));
+    await writeFile(
+      join(dir, 'clusters.yaml'),
+      `clusters:\n  - name: ${twin.name}\n    kubeconfig: ./kubeconfig\n    context: ${twin.name}\n`,
+    );
+    const env = {
+      HOME: dir,
+      REDIS_URL: NO_REDIS,
+      PROXY_MIGRATE_STATE_DIR: join(dir, 'runs'),
+      CLUSTERS_FILE: join(dir, 'clusters.yaml'),
+      LOG_LEVEL: 'error',
+    };
+    const before = kubeProxyPods(twin);
+    // The prompt needs a terminal: script(1) gives the child one. Its argument is a shell
+    // command, so every word is single-quoted (the paths come from mkdtemp).
+    const quote = (w: string) => `'${w.replaceAll("'", "'\\''")}'`;
+    const argv = [process.execPath, '--conditions=source', '--import', 'tsx', ENTRY];
+    const command = [...argv, 'cutover', twin.name, 'green-1'].map(quote).join(' ');
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const store = new FileRunStore(env.PROXY_MIGRATE_STATE_DIR);
+    const deadline = Date.now() + 60_000;
+    let waiting;
+    for (;;) {
+      [waiting] = await store.list();
+      if (waiting?.phase === 'awaiting-approval' && out.includes('Apply this plan?')) break;
+      if (child.exitCode !== null) throw new Error(`cutover exited ${child.exitCode}: ${out}`);
+      if (Date.now() > deadline) throw new Error(`no prompt within 60 s: ${out}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // The run's heartbeat names its process (host:pid): kill that, not script(1).
+    const owner = await store.owner(waiting.id);
+    const pid = Number(owner?.split(':').at(-1));
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid, 'SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const cli = cliIn(join(dir, 'runs'), { CLUSTERS_FILE: join(dir, 'clusters.yaml') });
+    const resumed = await cli.run('resume', twin.name, '--format', 'json');
+    expect(resumed.code, `${resumed.stderr}\n${resumed.stdout}`).toBe(2);
+    expect(resumed.stderr).toContain('Cutover of green-1');
+    expect(JSON.parse(resumed.stdout)).toMatchObject({
+      run: waiting.id,
+      outcome: 'refused',
+      reason: expect.stringContaining('not confirmed in the terminal'),
+    });
+    assertInvariants(twin, { before, touched: [], runs: await cli.runs() });
+  }, 120_000);
 });
