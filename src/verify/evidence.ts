@@ -48,20 +48,30 @@ export function outputOf(read: ProbeRead<unknown> | undefined): string {
   return [stdout.trimEnd(), stderr.trimEnd()].filter((s) => s !== '').join('\n');
 }
 
+/**
+ * `keep` narrows the output to the lines that matter: a /metrics page is mostly the Go runtime's
+ * series, and the 4 KiB cut would keep those and lose kube-proxy's.
+ */
 export function evidence(
   scope: VerifyScope,
   id: string,
   read: ProbeRead<unknown> | undefined,
   ok: boolean,
   verdict: string,
+  keep?: { lines: (line: string) => boolean; what: string },
 ): Evidence {
+  const all = outputOf(read);
+  const output =
+    keep === undefined || all === ''
+      ? all
+      : [`(${keep.what} only)`, ...all.split('\n').filter(keep.lines)].join('\n');
   return {
     probe: id,
     step: scope.step,
     node: scope.node,
     argv: read === undefined ? [] : [...read.argv],
     ...(read?.result === undefined ? {} : { exitCode: read.result.exitCode }),
-    output: trimOutput(outputOf(read)),
+    output: trimOutput(output),
     ok,
     verdict,
     at: read?.at ?? scope.now,
@@ -84,6 +94,20 @@ export function unreadable(
   // Probe messages often start with the fact already ("kube-proxy’s /healthz: curl: (7) …").
   const said = message.startsWith(`${what}: `) ? message : `${what}: ${message}`;
   return evidence(scope, id, read, false, `could not read ${said}`);
+}
+
+/** A /metrics page narrowed to the named series (for {@link evidence}'s `keep`). */
+export function metricSeries(...names: string[]): {
+  lines: (line: string) => boolean;
+  what: string;
+} {
+  const named = (line: string) =>
+    names.some((n) => {
+      const rest = line.replace(/^# (HELP|TYPE) /, '');
+      // A histogram's _bucket, _sum and _count lines belong to it too.
+      return rest.startsWith(n) && /^(_bucket|_sum|_count)?[\s{]/.test(rest.slice(n.length));
+    });
+  return { lines: named, what: names.join(', ') };
 }
 
 /** `a, b, c and 4 more`: the first few items of a list, for one verdict line. */

@@ -7,7 +7,7 @@
  */
 import { labelText, samplesNamed, type Metrics } from '../core/parse/prometheus.js';
 import type { ProbeRead } from '../probes/read.js';
-import { evidence, readable, sample } from './evidence.js';
+import { evidence, metricSeries, readable, sample } from './evidence.js';
 import type { NftablesVerifyInput, Verification } from './types.js';
 
 type Input = Pick<NftablesVerifyInput, 'node' | 'step' | 'now' | 'metrics'>;
@@ -30,7 +30,9 @@ export const syncFailuresVerification: Verification<Input> = {
     if (!first.ok) return [first.evidence];
     const second = readable(input, ID, input.metrics.second, 'kube-proxy’s /metrics (second read)');
     if (!second.ok) return [second.evidence];
-    const say = (ok: boolean, verdict: string) => [evidence(input, ID, second.read, ok, verdict)];
+    const say = (ok: boolean, verdict: string) => [
+      evidence(input, ID, second.read, ok, verdict, metricSeries(SYNC_FAILURES)),
+    ];
     const before = series(first.value);
     const after = series(second.value);
     if (after.size === 0 && before.size === 0)

@@ -6,7 +6,7 @@
  * legitimately ages later on.
  */
 import { labelText, samplesNamed } from '../core/parse/prometheus.js';
-import { evidence, readable, sample } from './evidence.js';
+import { evidence, metricSeries, readable, sample } from './evidence.js';
 import type { NftablesVerifyInput, Verification } from './types.js';
 
 type Input = Pick<NftablesVerifyInput, 'node' | 'step' | 'now' | 'metrics' | 'syncPeriodSeconds'>;
@@ -26,7 +26,9 @@ export const syncFreshVerification: Verification<Input> = {
     );
     if (!got.ok) return [got.evidence];
     const { read, value } = got;
-    const say = (ok: boolean, verdict: string) => [evidence(input, ID, read, ok, verdict)];
+    const say = (ok: boolean, verdict: string) => [
+      evidence(input, ID, read, ok, verdict, metricSeries(LAST_SYNC)),
+    ];
     const stamps = samplesNamed(value, LAST_SYNC);
     if (stamps.length === 0) return say(false, `expected ${LAST_SYNC} on /metrics; it is absent`);
     const readAt = Date.parse(read.at) / 1000;

@@ -8,7 +8,7 @@
 import { histogramBuckets, histogramCount, histogramQuantile } from '../core/parse/histogram.js';
 import type { Metrics } from '../core/parse/prometheus.js';
 import { valueOf } from '../probes/read.js';
-import { evidence, plural, readable } from './evidence.js';
+import { evidence, metricSeries, plural, readable } from './evidence.js';
 import type { NftablesVerifyInput, Verification } from './types.js';
 
 type Input = Pick<NftablesVerifyInput, 'node' | 'step' | 'now' | 'metrics'>;
@@ -50,6 +50,7 @@ export const syncP99Verification: Verification<Input> = {
           got.read,
           false,
           `expected the ${SYNC_DURATION} histogram on /metrics; it is absent`,
+          metricSeries(SYNC_DURATION),
         ),
       ];
     const baseMetrics = valueOf(input.metrics.baseline);
@@ -67,6 +68,7 @@ export const syncP99Verification: Verification<Input> = {
         got.read,
         true,
         `sync p99 ${shown(after)} on nftables${ratio}; ${baseline}`,
+        metricSeries(SYNC_DURATION),
       ),
     ];
   },

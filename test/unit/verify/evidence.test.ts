@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   evidence,
+  metricSeries,
   OUTPUT_LIMIT,
   outputOf,
   readable,
@@ -63,6 +64,32 @@ describe('evidence', () => {
       output: '',
       at: scope.now,
     });
+  });
+
+  it('narrows a /metrics page to the series a verdict is about, histogram lines included', () => {
+    const page = [
+      '# HELP go_goroutines Number of goroutines.',
+      '# TYPE go_goroutines gauge',
+      'go_goroutines 42',
+      '# TYPE kubeproxy_sync_proxy_rules_duration_seconds histogram',
+      'kubeproxy_sync_proxy_rules_duration_seconds_bucket{le="0.001"} 3',
+      'kubeproxy_sync_proxy_rules_duration_seconds_sum 0.5',
+      'kubeproxy_sync_proxy_rules_duration_seconds_count 7',
+      'kubeproxy_sync_proxy_rules_duration_seconds_total_extra 1',
+      'kubeproxy_sync_proxy_rules_last_timestamp_seconds 1.7e9',
+    ].join('\n');
+    const r = read('metrics', { stdout: page, stderr: '', exitCode: 0 });
+    const keep = metricSeries('kubeproxy_sync_proxy_rules_duration_seconds');
+    expect(evidence(scope, 'sync-p99', r, true, 'ok', keep).output).toBe(
+      [
+        '(kubeproxy_sync_proxy_rules_duration_seconds only)',
+        '# TYPE kubeproxy_sync_proxy_rules_duration_seconds histogram',
+        'kubeproxy_sync_proxy_rules_duration_seconds_bucket{le="0.001"} 3',
+        'kubeproxy_sync_proxy_rules_duration_seconds_sum 0.5',
+        'kubeproxy_sync_proxy_rules_duration_seconds_count 7',
+      ].join('\n'),
+    );
+    expect(evidence(scope, 'x', undefined, false, 'v', keep).output).toBe('');
   });
 
   it('makes missing and failed reads failed evidence, and lets good ones through', () => {
