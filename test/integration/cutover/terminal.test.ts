@@ -52,6 +52,8 @@ describe('cutover and rollback in a terminal', () => {
     expect(there.code, there.stderr).toBe(0);
     const result = parse(there.stdout);
     expect(result).toMatchObject({ cluster: twin.name, node: 'blue-1', outcome: 'verified' });
+    // The NotIn term is a template change: OnDelete first, or RollingUpdate restarts every node's
+    // kube-proxy (assertInvariants below fails on any untouched pod restarted or replaced).
     expect(result.plan?.actions[0]).toMatch(/updateStrategy to OnDelete/);
     const probes = new Map(result.evidence.map((e) => [e.probe, e.ok]));
     for (const probe of [
@@ -99,6 +101,76 @@ describe('cutover and rollback in a terminal', () => {
     const status = await cli.run('status', twin.name, '--format', 'json', ...on);
     expect(status.code, status.stdout).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ byMode: { ipvs: 6 }, violations: [] });
+  });
+
+  it('adds the NotIn expression to every node-selector term (terms are ORed), so the original leaves the node', async () => {
+    const { twin, cli, on } = await setUp('kubeadm-ipvs');
+    // An EKS-style original with two terms. OnDelete already, so this edit restarts nothing.
+    const dss = resourceFor('daemonsets');
+    const ds = twin.store.get(dss, 'kube-system', 'kube-proxy')!;
+    const spec = ds['spec'] as { template: { spec: Record<string, unknown> } } & Record<
+      string,
+      unknown
+    >;
+    const terms = [
+      { matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }] },
+      { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'Exists' }] },
+    ];
+    twin.registry.update(
+      dss,
+      {
+        ...ds,
+        spec: {
+          ...spec,
+          updateStrategy: { type: 'OnDelete' },
+          template: {
+            ...spec.template,
+            spec: {
+              ...spec.template.spec,
+              affinity: {
+                nodeAffinity: {
+                  requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms },
+                },
+              },
+            },
+          },
+        },
+      },
+      undefined,
+    );
+    const before = kubeProxyPods(twin);
+    const there = await cli.run('cutover', twin.name, 'blue-1', '--yes', '--format', 'json', ...on);
+    expect(there.code, there.stderr + there.stdout).toBe(0);
+    expect(parse(there.stdout).plan?.actions.join('\n')).toMatch(
+      /required node affinity to 2 terms/,
+    );
+    const after = twin.store.get(dss, 'kube-system', 'kube-proxy')!;
+    const got = (
+      after['spec'] as {
+        template: {
+          spec: {
+            affinity: {
+              nodeAffinity: {
+                requiredDuringSchedulingIgnoredDuringExecution: {
+                  nodeSelectorTerms: { matchExpressions: { key: string; operator: string }[] }[];
+                };
+              };
+            };
+          };
+        };
+      }
+    ).template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution
+      .nodeSelectorTerms;
+    expect(got).toHaveLength(2);
+    for (const term of got)
+      expect(term.matchExpressions).toContainEqual(
+        expect.objectContaining({ key: 'proxy-migrate.io/mode', operator: 'NotIn' }),
+      );
+    // Exactly one kube-proxy on blue-1, the canary's: a NotIn in a third term would have left both.
+    assertInvariants(twin, { before, touched: ['blue-1'], runs: await cli.runs() });
+    expect(kubeProxyPods(twin).filter((p) => p.node === 'blue-1' && !p.terminating)).toEqual([
+      expect.objectContaining({ owner: 'kube-proxy-nftables' }),
+    ]);
   });
 
   it('refuses a node whose host booted an older kernel than its Node object says, writing nothing', async () => {
