@@ -15,13 +15,17 @@ export type StatusReason =
   | 'UnsupportedMediaType'
   | 'NotAcceptable'
   | 'InternalError'
-  | 'Timeout';
+  | 'Timeout'
+  | 'Forbidden'
+  | 'TooManyRequests';
 
 export interface StatusDetails {
   name?: string;
   group?: string;
   kind?: string;
   causes?: { reason: string; message: string; field?: string }[];
+  /** Also sent as a Retry-After header when positive (responsewriters.ErrorNegotiated). */
+  retryAfterSeconds?: number;
 }
 
 export class ApiError extends Error {

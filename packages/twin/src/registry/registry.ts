@@ -7,6 +7,8 @@ import { applyDefaults } from './defaults.js';
 import { alreadyExists, ApiError, conflict, invalid, notFound } from '../apimachinery/errors.js';
 import { fieldError, invalidObject, type FieldError } from '../apimachinery/field-errors.js';
 import { strategyFor } from './strategies/index.js';
+import type { GcOptions, GracefulStep } from './deletion.js';
+import { gcFinalizers, shortenGrace, timeText } from './deletion.js';
 import type { ResourceDef } from './resources.js';
 import { resourceFor, resources } from './resources.js';
 import type { ObjectStore } from '../store/store.js';
@@ -30,12 +32,14 @@ export interface WriteOptions {
   subresource?: 'status' | undefined;
 }
 
-export interface DeleteOptions {
+export interface DeleteOptions extends GcOptions {
   dryRun?: boolean;
   gracePeriodSeconds?: number | undefined;
   expectedRv?: string | undefined;
   expectedUid?: string | undefined;
 }
+
+export type { PropagationPolicy } from './deletion.js';
 
 const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 const subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -193,29 +197,66 @@ export class Registry {
         `Precondition failed: UID in precondition: ${options.expectedUid}, UID in object meta: ${obj.metadata.uid ?? ''}`,
       );
     }
-    if (options.dryRun) return obj;
+    // rest.BeforeDelete: only pods delete gracefully; a terminating pod may only shorten its grace.
+    const marked = cloneJson(obj);
+    let graceful = false;
+    if (def.plural === 'pods') {
+      const step =
+        obj.metadata.deletionTimestamp === undefined
+          ? this.startGrace(def, obj, options.gracePeriodSeconds)
+          : shortenGrace(obj, options.gracePeriodSeconds);
+      if (step.kind === 'pending') return obj;
+      if (step.kind === 'graceful') {
+        graceful = true;
+        marked.metadata.deletionTimestamp = step.deletionTimestamp;
+        marked.metadata.deletionGracePeriodSeconds = step.gracePeriodSeconds;
+      }
+    }
+    const finalizers = gcFinalizers(def, obj, options);
+    if (finalizers !== undefined) {
+      if (finalizers.length > 0) marked.metadata.finalizers = finalizers;
+      else delete marked.metadata.finalizers;
+    }
+    const pendingFinalizers = asArray(marked.metadata.finalizers).length > 0;
+    const now = graceful
+      ? (marked.metadata.deletionGracePeriodSeconds ?? 0) === 0 && !pendingFinalizers
+      : !pendingFinalizers;
+    if (now) return options.dryRun ? obj : this.remove(def, obj);
+    if (!graceful) {
+      // markAsDeleting: deletionTimestamp now (unless an earlier one stands), grace period 0.
+      const existing = Date.parse(obj.metadata.deletionTimestamp ?? '');
+      if (Number.isNaN(existing) || existing > this.store.clock.now())
+        marked.metadata.deletionTimestamp = timeText(this.store.clock.now());
+      marked.metadata.deletionGracePeriodSeconds = 0;
+    }
+    if (options.dryRun) return marked;
+    // The first deletion mark bumps a generation, as markAsDeleting and BeforeDelete do.
+    const bumpGeneration = obj.metadata.deletionTimestamp === undefined;
+    return this.store.update(def, marked, { bumpGeneration });
+  }
+
+  /** CheckGracefulDelete for a pod: its grace period, 0 when no kubelet will stop it (the hooks). */
+  private startGrace(
+    def: ResourceDef,
+    obj: KubeObject,
+    requested: number | undefined,
+  ): GracefulStep {
     const podGrace = asRecord(obj['spec'])['terminationGracePeriodSeconds'];
-    const grace =
-      options.gracePeriodSeconds ??
-      (typeof podGrace === 'number' && def.plural === 'pods' ? podGrace : undefined);
-    const hasFinalizers = asArray(obj.metadata.finalizers).length > 0;
-    let decision: DeleteDecision = 'now';
+    let grace = requested ?? (typeof podGrace === 'number' ? podGrace : 30);
+    if (grace < 0) grace = 1;
+    let graceful = false;
     if (grace !== 0) {
       for (const hook of this.deleteHooks) {
         const answer = hook({ resource: def, object: obj, gracePeriodSeconds: grace });
-        if (answer === 'graceful') decision = 'graceful';
+        if (answer === 'graceful') graceful = true;
       }
     }
-    if (!hasFinalizers && decision === 'now') return this.remove(def, obj);
-    // Already terminating: a second DELETE changes nothing until grace or finalizers run out.
-    if (obj.metadata.deletionTimestamp !== undefined) return obj;
-    const seconds = decision === 'graceful' ? (grace ?? 30) : 0;
-    const marked = cloneJson(obj);
-    marked.metadata.deletionTimestamp = new Date(this.store.clock.now() + seconds * 1000)
-      .toISOString()
-      .replace(/\.\d+Z$/, 'Z');
-    marked.metadata.deletionGracePeriodSeconds = seconds;
-    return this.store.update(def, marked);
+    const seconds = graceful ? grace : 0;
+    return {
+      kind: 'graceful',
+      deletionTimestamp: timeText(this.store.clock.now() + seconds * 1000),
+      gracePeriodSeconds: seconds,
+    };
   }
 
   /** Turns a strategy's field errors into the 422 Invalid the apiserver answers with. */

@@ -30,12 +30,20 @@ export function sendError(res: ServerResponse, error: ApiError): void {
     res.end();
     return;
   }
-  sendJson(res, error.code, error.toStatus());
+  // responsewriters.ErrorNegotiated: a positive retryAfterSeconds is also a Retry-After header.
+  const retry = error.details?.retryAfterSeconds ?? 0;
+  const headers: Record<string, string> = retry > 0 ? { 'Retry-After': String(retry) } : {};
+  sendJson(res, error.code, error.toStatus(), 'application/json', headers);
 }
 
 const maxBody = 16 * 1024 * 1024;
 
 export async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBodyBytes(req)).toString('utf8');
+}
+
+/** The raw body, for media types that are not text (protobuf DeleteOptions and Evictions). */
+export async function readBodyBytes(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -44,7 +52,7 @@ export async function readBody(req: IncomingMessage): Promise<string> {
     if (size > maxBody) throw new ApiError(413, 'BadRequest', 'the request body is too large');
     chunks.push(buf);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 export function parseJsonBody(text: string): JsonValue {

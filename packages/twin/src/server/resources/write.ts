@@ -9,7 +9,16 @@ import {
   pageNotFound,
   unsupportedMediaType,
 } from '../../apimachinery/errors.js';
-import { dryRunOf, mediaType, parseJsonBody, queryInt, readBody, sendJson } from '../http-util.js';
+import {
+  dryRunOf,
+  mediaType,
+  parseJsonBody,
+  readBody,
+  readBodyBytes,
+  sendJson,
+} from '../http-util.js';
+import { decodeProtobuf, protobufMediaType } from '../../apimachinery/protobuf.js';
+import { parseDeleteOptions } from './delete-options.js';
 import { listObjects } from './list.js';
 import type { Version } from '../../node/versions.js';
 import type { Registry } from '../../registry/registry.js';
@@ -33,6 +42,16 @@ export function decodeBody(text: string, contentType: string): JsonValue {
     }
   }
   throw unsupportedMediaType(type, ['application/json', 'application/yaml']);
+}
+
+/** A JSON, YAML or protobuf body as an object (protobuf only for the kinds the twin decodes). */
+export function decodeObjectBody(body: Buffer, contentType: string): JsonObject {
+  if (mediaType(contentType) === protobufMediaType) {
+    const decoded = decodeProtobuf(body);
+    if (decoded) return decoded;
+    throw unsupportedMediaType(protobufMediaType, ['application/json', 'application/yaml']);
+  }
+  return asRecord(decodeBody(body.toString('utf8'), contentType));
 }
 
 function text(v: unknown): string {
@@ -125,32 +144,6 @@ export async function handleUpdate(
   sendJson(res, 200, updated as unknown as JsonObject);
 }
 
-interface DeleteBody {
-  gracePeriodSeconds: number | undefined;
-  expectedRv: string | undefined;
-  expectedUid: string | undefined;
-  dryRun: boolean;
-}
-
-function deleteOptions(text: string, contentType: string, query: URLSearchParams): DeleteBody {
-  const body = text.trim() === '' ? {} : asRecord(decodeBody(text, contentType));
-  const preconditions = asRecord(body['preconditions']);
-  const bodyDryRun = Array.isArray(body['dryRun']) && body['dryRun'].includes('All');
-  const grace =
-    typeof body['gracePeriodSeconds'] === 'number'
-      ? body['gracePeriodSeconds']
-      : queryInt(query, 'gracePeriodSeconds');
-  return {
-    gracePeriodSeconds: grace,
-    expectedRv:
-      typeof preconditions['resourceVersion'] === 'string'
-        ? preconditions['resourceVersion']
-        : undefined,
-    expectedUid: typeof preconditions['uid'] === 'string' ? preconditions['uid'] : undefined,
-    dryRun: bodyDryRun || dryRunOf(query),
-  };
-}
-
 function successStatus(def: ResourceDef, obj: KubeObject): JsonObject {
   const details: JsonObject = {
     name: obj.metadata.name ?? '',
@@ -173,7 +166,10 @@ export async function handleDelete(
   if (t.subresource !== undefined)
     throw methodNotAllowed('the server does not allow this method on the requested resource');
   const { def } = t;
-  const options = deleteOptions(await readBody(req), req.headers['content-type'] ?? '', query);
+  const raw = await readBodyBytes(req);
+  const body =
+    raw.length > 0 ? decodeObjectBody(raw, req.headers['content-type'] ?? '') : undefined;
+  const options = parseDeleteOptions(body, query);
   if (t.name === undefined) {
     const unpaged = new URLSearchParams(query);
     unpaged.delete('limit');
@@ -181,8 +177,9 @@ export async function handleDelete(
     const items = listObjects(registry.store, def, t.namespace, unpaged, served).items;
     const deleted = items.map((item) =>
       registry.delete(def, item.metadata.namespace, item.metadata.name ?? '', {
-        dryRun: options.dryRun,
-        gracePeriodSeconds: options.gracePeriodSeconds,
+        ...options,
+        expectedRv: undefined,
+        expectedUid: undefined,
       }),
     );
     sendJson(res, 200, {
@@ -195,9 +192,11 @@ export async function handleDelete(
   }
   const result = registry.delete(def, t.namespace, t.name, options);
   const stillThere = registry.store.get(def, t.namespace, t.name) !== undefined;
-  const body =
+  const reply =
     stillThere || returnsDeletedObject.has(def.plural)
       ? (result as unknown as JsonObject)
       : successStatus(def, result);
-  sendJson(res, 200, body);
+  // handlers/delete.go: 202 only when the object stays and orphanDependents was false.
+  const code = stillThere && options.orphanDependents === false ? 202 : 200;
+  sendJson(res, code, reply);
 }
