@@ -13,6 +13,8 @@ const magic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 type FieldValue = bigint | Buffer;
 type Fields = Map<number, FieldValue[]>;
 
+const noFields = (): Fields => new Map<number, FieldValue[]>();
+
 function malformed(): never {
   throw badRequest('error decoding request body: invalid protobuf message');
 }
@@ -31,7 +33,7 @@ function readVarint(buf: Buffer, at: number): [bigint, number] {
 
 /** Splits a message into its fields; 64- and 32-bit fields (unused here) are skipped. */
 function fieldsOf(buf: Buffer): Fields {
-  const fields: Fields = new Map();
+  const fields = noFields();
   let at = 0;
   while (at < buf.length) {
     const [tag, next] = readVarint(buf, at);
@@ -78,7 +80,9 @@ function int(fields: Fields, n: number): number | undefined {
 }
 
 function strings(fields: Fields, n: number): string[] {
-  return (fields.get(n) ?? []).filter(Buffer.isBuffer).map((b) => b.toString('utf8'));
+  return (fields.get(n) ?? [])
+    .filter((v): v is Buffer => Buffer.isBuffer(v))
+    .map((b) => b.toString('utf8'));
 }
 
 /** metav1.DeleteOptions: gracePeriodSeconds 1, preconditions 2, orphanDependents 3, policy 4, dryRun 5. */
@@ -126,7 +130,7 @@ const decoders: Readonly<Record<string, (raw: Fields) => JsonObject>> = {
   'meta.k8s.io/v1/DeleteOptions': deleteOptions,
   // policy/v1 Eviction: metadata 1, deleteOptions 2.
   'policy/v1/Eviction': (f) => {
-    const out: JsonObject = { metadata: objectMeta(msg(f, 1) ?? new Map()) };
+    const out: JsonObject = { metadata: objectMeta(msg(f, 1) ?? noFields()) };
     const options = msg(f, 2);
     if (options) out['deleteOptions'] = deleteOptions(options);
     return out;
@@ -144,7 +148,7 @@ export function decodeProtobuf(body: Buffer): JsonObject | undefined {
     );
   }
   const unknown = fieldsOf(body.subarray(magic.length));
-  const typeMeta = msg(unknown, 1) ?? new Map();
+  const typeMeta = msg(unknown, 1) ?? noFields();
   const apiVersion = str(typeMeta, 1) ?? '';
   const kind = str(typeMeta, 2) ?? '';
   const decode = decoders[`${apiVersion}/${kind}`];

@@ -1,5 +1,6 @@
 // The controllers that make the twin behave like a cluster: DaemonSet controller, scheduler,
-// kubelet-style pod lifecycle and node health, sharing one simulated-time scheduler.
+// kubelet-style pod lifecycle, node health and the garbage collector, sharing one simulated-time
+// scheduler.
 
 import type { Clock } from '../clock.js';
 import { createScheduler, isManualClock } from '../clock.js';
@@ -8,6 +9,7 @@ import type { HostSpec } from '../scenario/schema.js';
 import type { ObjectStore } from '../store/store.js';
 import { startBinder } from './scheduler/binder.js';
 import { startDaemonSetController } from './daemonset/controller.js';
+import { startGarbageCollector } from './garbage-collector/collector.js';
 import type { RecordEvent } from './events.js';
 import { createEventRecorder } from './events.js';
 import { startNodeController } from './node-lifecycle/nodes.js';
@@ -87,6 +89,7 @@ export function startControllers(options: ControllerOptions): Controllers {
   const binder = startBinder(shared);
   const nodes = startNodeController({ ...shared, hosts: options.hosts ?? [] });
   const daemonSets = startDaemonSetController(shared);
+  const garbage = startGarbageCollector(shared);
   let stopped = false;
 
   async function settle(settleOptions: SettleOptions = {}): Promise<void> {
@@ -109,6 +112,7 @@ export function startControllers(options: ControllerOptions): Controllers {
   return {
     stop() {
       stopped = true;
+      garbage.stop();
       daemonSets.stop();
       nodes.stop();
       binder.stop();

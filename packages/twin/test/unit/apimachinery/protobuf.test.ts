@@ -1,0 +1,61 @@
+// The protobuf bodies client-go sends: the runtime.Unknown envelope around DeleteOptions (as
+// kubectl drain's fallback DELETE carries it, byte for byte) and around a policy/v1 Eviction.
+import { describe, expect, it } from 'vitest';
+import { decodeProtobuf } from '../../../src/apimachinery/protobuf.js';
+
+/** A length-delimited field: tag (field << 3 | 2), varint length, bytes. */
+function bytes(field: number, value: Buffer | string): Buffer {
+  const data = typeof value === 'string' ? Buffer.from(value) : value;
+  return Buffer.concat([Buffer.from([(field << 3) | 2, data.length]), data]);
+}
+
+function varint(field: number, value: number): Buffer {
+  return Buffer.from([field << 3, value]);
+}
+
+function envelope(apiVersion: string, kind: string, raw: Buffer): Buffer {
+  const typeMeta = Buffer.concat([bytes(1, apiVersion), bytes(2, kind)]);
+  const unknown = Buffer.concat([bytes(1, typeMeta), bytes(2, raw), bytes(3, ''), bytes(4, '')]);
+  return Buffer.concat([Buffer.from('k8s\0', 'binary'), unknown]);
+}
+
+describe('protobuf request bodies', () => {
+  it('decodes the empty DeleteOptions kubectl drain sends', () => {
+    // As `kubectl drain -v=8` logs it against a server without pods/eviction.
+    const sent = Buffer.from(
+      '6b3873000a130a027631120d44656c6574654f7074696f6e7312001a002200',
+      'hex',
+    );
+    expect(decodeProtobuf(sent)).toEqual({ apiVersion: 'v1', kind: 'DeleteOptions' });
+  });
+
+  it('decodes an Eviction with its DeleteOptions', () => {
+    const meta = Buffer.concat([bytes(1, 'web-1'), bytes(3, 'default')]);
+    const pre = Buffer.concat([bytes(1, 'uid-1')]);
+    const options = Buffer.concat([
+      varint(1, 5),
+      bytes(2, pre),
+      bytes(4, 'Foreground'),
+      bytes(5, 'All'),
+    ]);
+    const eviction = Buffer.concat([bytes(1, meta), bytes(2, options)]);
+    expect(decodeProtobuf(envelope('policy/v1', 'Eviction', eviction))).toEqual({
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name: 'web-1', namespace: 'default' },
+      deleteOptions: {
+        gracePeriodSeconds: 5,
+        preconditions: { uid: 'uid-1' },
+        propagationPolicy: 'Foreground',
+        dryRun: ['All'],
+      },
+    });
+  });
+
+  it('decodes nothing it has no schema for, and refuses a body without the magic', () => {
+    expect(decodeProtobuf(envelope('v1', 'Pod', Buffer.alloc(0)))).toBeUndefined();
+    expect(() => decodeProtobuf(Buffer.from('{}'))).toThrow(
+      'provided data does not appear to be a protobuf message',
+    );
+  });
+});
