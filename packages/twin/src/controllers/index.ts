@@ -1,6 +1,6 @@
 // The controllers that make the twin behave like a cluster: DaemonSet controller, scheduler,
-// kubelet-style pod lifecycle, node health and the garbage collector, sharing one simulated-time
-// scheduler.
+// kubelet-style pod lifecycle, node health, the garbage collector and the disruption controller,
+// sharing one simulated-time scheduler.
 
 import type { Clock } from '../clock.js';
 import { createScheduler, isManualClock } from '../clock.js';
@@ -9,6 +9,7 @@ import type { HostSpec } from '../scenario/schema.js';
 import type { ObjectStore } from '../store/store.js';
 import { startBinder } from './scheduler/binder.js';
 import { startDaemonSetController } from './daemonset/controller.js';
+import { startDisruptionController } from './disruption/controller.js';
 import { startGarbageCollector } from './garbage-collector/collector.js';
 import type { RecordEvent } from './events.js';
 import { createEventRecorder } from './events.js';
@@ -90,6 +91,7 @@ export function startControllers(options: ControllerOptions): Controllers {
   const nodes = startNodeController({ ...shared, hosts: options.hosts ?? [] });
   const daemonSets = startDaemonSetController(shared);
   const garbage = startGarbageCollector(shared);
+  const disruption = startDisruptionController(shared);
   let stopped = false;
 
   async function settle(settleOptions: SettleOptions = {}): Promise<void> {
@@ -112,6 +114,7 @@ export function startControllers(options: ControllerOptions): Controllers {
   return {
     stop() {
       stopped = true;
+      disruption.stop();
       garbage.stop();
       daemonSets.stop();
       nodes.stop();

@@ -4,6 +4,7 @@
 import { ageSince } from './age.js';
 import { appsPrinters } from './apps.js';
 import { corePrinters } from './core.js';
+import { policyPrinters } from './policy.js';
 import type { Column, Printer } from './util.js';
 import { ageColumn, nameColumn } from './util.js';
 import type { ResourceDef } from '../registry/resources.js';
@@ -18,7 +19,7 @@ const genericPrinter: Printer = {
   cells: (obj, now) => [obj.metadata.name ?? '', ageSince(obj.metadata.creationTimestamp, now)],
 };
 
-const printers: Record<string, Printer> = { ...corePrinters, ...appsPrinters };
+const printers: Record<string, Printer> = { ...corePrinters, ...appsPrinters, ...policyPrinters };
 
 export function printerFor(def: ResourceDef): Printer {
   return printers[def.plural] ?? genericPrinter;

@@ -110,6 +110,14 @@ export const resources: readonly ResourceDef[] = [
     namespaced: true,
   }),
   row('coordination.k8s.io', 'v1', { kind: 'Lease', plural: 'leases', namespaced: true }),
+  row('policy', 'v1', {
+    kind: 'PodDisruptionBudget',
+    plural: 'poddisruptionbudgets',
+    namespaced: true,
+    shortNames: ['pdb'],
+    subresources: ['status'],
+    hasGeneration: true,
+  }),
   row('monitoring.coreos.com', 'v1', {
     kind: 'PrometheusRule',
     plural: 'prometheusrules',

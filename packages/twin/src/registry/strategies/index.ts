@@ -3,8 +3,11 @@
 
 import type { ResourceDef } from '../resources.js';
 import type { ResourceStrategy } from '../strategy.js';
+import { pdbStrategy } from './pdb.js';
 
-const strategies: Readonly<Record<string, ResourceStrategy>> = {};
+const strategies: Readonly<Record<string, ResourceStrategy>> = {
+  poddisruptionbudgets: pdbStrategy,
+};
 
 const permissive: ResourceStrategy = {};
 
