@@ -114,7 +114,7 @@ export function validateLabelSelector(selector: JsonValue | undefined, path: str
 function intOrStringValue(v: JsonValue): string {
   return typeof v === 'string'
     ? `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}`
-    : `intstr.IntOrString{Type:0, IntVal:${String(v)}, StrVal:""}`;
+    : `intstr.IntOrString{Type:0, IntVal:${JSON.stringify(v)}, StrVal:""}`;
 }
 
 function invalidShown(field: string, shown: string, detail: string): FieldError {

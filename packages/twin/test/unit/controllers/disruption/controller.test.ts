@@ -2,7 +2,7 @@
 // owners without a scale, recent evictions that stop counting after DeletionTimeout.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JsonObject, KubeObject } from '../../../../src/apimachinery/types.js';
-import { asRecord, cloneJson } from '../../../../src/apimachinery/types.js';
+import { asRecord, asString, cloneJson } from '../../../../src/apimachinery/types.js';
 import { resourceFor } from '../../../../src/registry/resources.js';
 import type { Harness } from '../harness.js';
 import { harness, pods } from '../harness.js';
@@ -129,7 +129,7 @@ describe('disruption controller', () => {
     const reasons = h.store
       .list(events, { namespace: 'kube-system' })
       .items.filter((e) => asRecord(e['involvedObject'])['kind'] === 'PodDisruptionBudget')
-      .map((e) => `${String(e['reason'])}: ${String(e['message'])}`);
+      .map((e) => `${asString(e['reason'])}: ${asString(e['message'])}`);
     expect(reasons).toContain(
       'CalculateExpectedPodCountFailed: Failed to calculate the number of expected pods: daemonsets.apps does not implement the scale subresource',
     );
