@@ -4,22 +4,11 @@
 // 2 min), how many are healthy, and the status with its DisruptionAllowed condition.
 
 import type { JsonObject, KubeObject } from '../../apimachinery/types.js';
-import { asNumber, asRecord, asString, isJsonObject } from '../../apimachinery/types.js';
-import { fromLabelSelectorObject, matchesLabels } from '../../apimachinery/label-selector.js';
+import { asNumber, asRecord, asString } from '../../apimachinery/types.js';
+import { deletionTimeoutMs } from '../../registry/policy/budget-status.js';
 import { findByKind } from '../../registry/resources.js';
 import type { ObjectStore } from '../../store/store.js';
 import { controllerOf, isPodReady } from '../kube.js';
-
-/** How long an eviction the apiserver approved keeps the pod out of currentHealthy. */
-export const deletionTimeoutMs = 2 * 60 * 1000;
-
-/** metav1.LabelSelectorAsSelector: a nil selector selects nothing, an empty one everything. */
-export function pdbSelects(pdb: KubeObject, pod: KubeObject): boolean {
-  if (pod.metadata.namespace !== pdb.metadata.namespace) return false;
-  const selector = asRecord(pdb['spec'])['selector'];
-  if (!isJsonObject(selector)) return false;
-  return matchesLabels(fromLabelSelectorObject(selector), pod.metadata.labels);
-}
 
 /** intstr.GetScaledValueFromIntOrPercent with roundUp. */
 function scaled(value: unknown, total: number): number {

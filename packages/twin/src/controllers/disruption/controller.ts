@@ -11,7 +11,8 @@ import type { RecordEvent } from '../events.js';
 import { podsDef } from '../kube.js';
 import type { ErrorSink } from '../work-queue.js';
 import { createWorkQueue } from '../work-queue.js';
-import { disruptedPods, expectedPods, healthyPods, pdbSelects } from './budget.js';
+import { pdbSelects } from '../../registry/policy/budget-status.js';
+import { disruptedPods, expectedPods, healthyPods } from './budget.js';
 import { selectorString } from './selector-string.js';
 import { failSafeStatus, nextStatus } from './status.js';
 

@@ -17,7 +17,7 @@ import {
   readBodyBytes,
   sendJson,
 } from '../http-util.js';
-import { decodeProtobuf, protobufMediaType } from '../../apimachinery/protobuf.js';
+import { decodeProtobuf, protobufMediaType } from '../../apimachinery/protobuf/decode.js';
 import { parseDeleteOptions } from './delete-options.js';
 import { listObjects } from './list.js';
 import type { Version } from '../../node/versions.js';
@@ -123,7 +123,8 @@ export async function handleCreate(
     throw methodNotAllowed('the server does not allow this method on the requested resource');
   }
   const dryRun = dryRunOf(query);
-  const obj = objectFromBody(decodeBody(await readBody(req), req.headers['content-type'] ?? ''), t);
+  const body = decodeObjectBody(await readBodyBytes(req), req.headers['content-type'] ?? '');
+  const obj = objectFromBody(body, t);
   sendJson(res, 201, registry.create(t.def, obj, { dryRun }) as unknown as JsonObject);
 }
 

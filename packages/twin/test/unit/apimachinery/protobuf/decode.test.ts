@@ -1,7 +1,7 @@
 // The protobuf bodies client-go sends: the runtime.Unknown envelope around DeleteOptions (as
 // kubectl drain's fallback DELETE carries it, byte for byte) and around a policy/v1 Eviction.
 import { describe, expect, it } from 'vitest';
-import { decodeProtobuf } from '../../../src/apimachinery/protobuf.js';
+import { decodeProtobuf } from '../../../../src/apimachinery/protobuf/decode.js';
 
 /** A length-delimited field: tag (field << 3 | 2), varint length, bytes. */
 function bytes(field: number, value: Buffer | string): Buffer {
@@ -48,6 +48,33 @@ describe('protobuf request bodies', () => {
         preconditions: { uid: 'uid-1' },
         propagationPolicy: 'Foreground',
         dryRun: ['All'],
+      },
+    });
+  });
+
+  it('decodes the PodDisruptionBudget kubectl create pdb sends', () => {
+    const intOrString = (n: number): Buffer => Buffer.concat([varint(1, 0), varint(2, n)]);
+    const label = Buffer.concat([bytes(1, 'app'), bytes(2, 'web')]);
+    const expression = Buffer.concat([
+      bytes(1, 'tier'),
+      bytes(2, 'In'),
+      bytes(3, 'a'),
+      bytes(3, 'b'),
+    ]);
+    const selector = Buffer.concat([bytes(1, label), bytes(2, expression)]);
+    const spec = Buffer.concat([bytes(1, intOrString(2)), bytes(2, selector)]);
+    const meta = Buffer.concat([bytes(1, 'web'), bytes(3, 'default')]);
+    const pdb = Buffer.concat([bytes(1, meta), bytes(2, spec)]);
+    expect(decodeProtobuf(envelope('policy/v1', 'PodDisruptionBudget', pdb))).toEqual({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        minAvailable: 2,
+        selector: {
+          matchLabels: { app: 'web' },
+          matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }],
+        },
       },
     });
   });
