@@ -1,6 +1,6 @@
 // The controllers that make the twin behave like a cluster: DaemonSet controller, scheduler,
-// kubelet-style pod lifecycle, node health, the garbage collector and the disruption controller,
-// sharing one simulated-time scheduler.
+// kubelet-style pod lifecycle, node health with taint-based eviction, the garbage collector and the
+// disruption controller, sharing one simulated-time scheduler.
 
 import type { Clock } from '../clock.js';
 import { createScheduler, isManualClock } from '../clock.js';
@@ -14,6 +14,7 @@ import { startGarbageCollector } from './garbage-collector/collector.js';
 import type { RecordEvent } from './events.js';
 import { createEventRecorder } from './events.js';
 import { startNodeController } from './node-lifecycle/nodes.js';
+import { startTaintEviction } from './node-lifecycle/taint-eviction.js';
 import type { ContainerExit } from './kubelet/pods.js';
 import { startPodLifecycle } from './kubelet/pods.js';
 import type { PodRuntime, PodTimings } from './kubelet/runtime.js';
@@ -89,6 +90,7 @@ export function startControllers(options: ControllerOptions): Controllers {
   const pods = startPodLifecycle({ ...shared, runtime, timings });
   const binder = startBinder(shared);
   const nodes = startNodeController({ ...shared, hosts: options.hosts ?? [] });
+  const taintEviction = startTaintEviction(shared);
   const daemonSets = startDaemonSetController(shared);
   const garbage = startGarbageCollector(shared);
   const disruption = startDisruptionController(shared);
@@ -117,6 +119,7 @@ export function startControllers(options: ControllerOptions): Controllers {
       disruption.stop();
       garbage.stop();
       daemonSets.stop();
+      taintEviction.stop();
       nodes.stop();
       binder.stop();
       pods.stop();

@@ -3,6 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { ServiceAllocator } from './allocator.js';
+import { admitDefaultTolerationSeconds } from './admission/default-toleration-seconds.js';
 import { applyDefaults } from './defaults.js';
 import { alreadyExists, ApiError, conflict, invalid, notFound } from '../apimachinery/errors.js';
 import { fieldError, invalidObject, type FieldError } from '../apimachinery/field-errors.js';
@@ -109,6 +110,7 @@ export class Registry {
     if (statusResetOnCreate.has(obj.kind)) obj['status'] = {};
     if (obj.kind === 'Pod') obj['status'] = { phase: 'Pending' };
     applyDefaults(obj, this.allocator);
+    admitDefaultTolerationSeconds(obj);
     const strategy = strategyFor(def);
     strategy.prepareForCreate?.(obj);
     this.check(def, obj, strategy.validate?.(obj) ?? []);
@@ -164,6 +166,7 @@ export class Registry {
         next.metadata.namespace = old.metadata.namespace;
       else delete next.metadata.namespace;
       applyDefaults(next, this.allocator);
+      admitDefaultTolerationSeconds(next);
       strategy.prepareForUpdate?.(next, old);
     }
     this.check(def, next, strategy.validateUpdate?.(next, old) ?? []);
@@ -304,6 +307,8 @@ export class Registry {
       );
       if (!def) continue;
       applyDefaults(obj, this.allocator);
+      // Scenario pods stand for pods a real apiserver admitted: they carry its tolerations too.
+      admitDefaultTolerationSeconds(obj);
       const list = byResource.get(def) ?? [];
       list.push(obj);
       byResource.set(def, list);
