@@ -4,6 +4,7 @@
 // (pods) sets or shortens deletionTimestamp and deletionGracePeriodSeconds.
 
 import type { KubeObject } from '../apimachinery/types.js';
+import { asRecord, cloneJson } from '../apimachinery/types.js';
 import type { ResourceDef } from './resources.js';
 
 export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
@@ -88,4 +89,72 @@ export function shortenGrace(obj: KubeObject, requested: number | undefined): Gr
   if (period >= current) return { kind: 'pending' };
   const at = since - current * 1000 + period * 1000;
   return { kind: 'graceful', deletionTimestamp: timeText(at), gracePeriodSeconds: period };
+}
+
+/** CheckGracefulDelete for a pod: its grace period, or 0 when no kubelet will stop it. */
+function startGrace(
+  obj: KubeObject,
+  requested: number | undefined,
+  now: number,
+  kubeletStops: (grace: number) => boolean,
+): GracefulStep {
+  const podGrace = asRecord(obj['spec'])['terminationGracePeriodSeconds'];
+  let grace = requested ?? (typeof podGrace === 'number' ? podGrace : 30);
+  if (grace < 0) grace = 1;
+  const seconds = grace !== 0 && kubeletStops(grace) ? grace : 0;
+  return {
+    kind: 'graceful',
+    deletionTimestamp: timeText(now + seconds * 1000),
+    gracePeriodSeconds: seconds,
+  };
+}
+
+export type DeletionPlan =
+  | { kind: 'pending' }
+  | { kind: 'remove' }
+  | { kind: 'mark'; marked: KubeObject; bumpGeneration: boolean };
+
+/**
+ * Store.Delete's decision: a pending graceful deletion changes nothing; an object without
+ * finalizers and without grace left goes now; anything else is kept, marked deleting, with its
+ * GC finalizers set as the options say (`kubeletStops`: the delete hooks, asked for pods only).
+ */
+export function planDeletion(
+  def: ResourceDef,
+  obj: KubeObject,
+  options: GcOptions & { gracePeriodSeconds?: number | undefined },
+  now: number,
+  kubeletStops: (grace: number) => boolean,
+): DeletionPlan {
+  // rest.BeforeDelete: only pods delete gracefully; a terminating pod may only shorten its grace.
+  const marked = cloneJson(obj);
+  let graceful = false;
+  if (def.plural === 'pods') {
+    const step =
+      obj.metadata.deletionTimestamp === undefined
+        ? startGrace(obj, options.gracePeriodSeconds, now, kubeletStops)
+        : shortenGrace(obj, options.gracePeriodSeconds);
+    if (step.kind === 'pending') return step;
+    if (step.kind === 'graceful') {
+      graceful = true;
+      marked.metadata.deletionTimestamp = step.deletionTimestamp;
+      marked.metadata.deletionGracePeriodSeconds = step.gracePeriodSeconds;
+    }
+  }
+  const finalizers = gcFinalizers(def, obj, options);
+  if (finalizers !== undefined) {
+    if (finalizers.length > 0) marked.metadata.finalizers = finalizers;
+    else delete marked.metadata.finalizers;
+  }
+  const pendingFinalizers = (marked.metadata.finalizers ?? []).length > 0;
+  const graceLeft = graceful && (marked.metadata.deletionGracePeriodSeconds ?? 0) > 0;
+  if (!pendingFinalizers && !graceLeft) return { kind: 'remove' };
+  if (!graceful) {
+    // markAsDeleting: deletionTimestamp now (unless an earlier one stands), grace period 0.
+    const existing = Date.parse(obj.metadata.deletionTimestamp ?? '');
+    if (Number.isNaN(existing) || existing > now) marked.metadata.deletionTimestamp = timeText(now);
+    marked.metadata.deletionGracePeriodSeconds = 0;
+  }
+  // The first deletion mark bumps a generation, as markAsDeleting and BeforeDelete do.
+  return { kind: 'mark', marked, bumpGeneration: obj.metadata.deletionTimestamp === undefined };
 }

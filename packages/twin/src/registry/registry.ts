@@ -8,8 +8,8 @@ import { applyDefaults } from './defaults.js';
 import { alreadyExists, ApiError, conflict, invalid, notFound } from '../apimachinery/errors.js';
 import { fieldError, invalidObject, type FieldError } from '../apimachinery/field-errors.js';
 import { strategyFor } from './strategies/index.js';
-import type { GcOptions, GracefulStep } from './deletion.js';
-import { gcFinalizers, shortenGrace, timeText } from './deletion.js';
+import type { GcOptions } from './deletion.js';
+import { planDeletion } from './deletion.js';
 import type { ResourceDef } from './resources.js';
 import { resourceFor, resources } from './resources.js';
 import type { ObjectStore } from '../store/store.js';
@@ -200,66 +200,18 @@ export class Registry {
         `Precondition failed: UID in precondition: ${options.expectedUid}, UID in object meta: ${obj.metadata.uid ?? ''}`,
       );
     }
-    // rest.BeforeDelete: only pods delete gracefully; a terminating pod may only shorten its grace.
-    const marked = cloneJson(obj);
-    let graceful = false;
-    if (def.plural === 'pods') {
-      const step =
-        obj.metadata.deletionTimestamp === undefined
-          ? this.startGrace(def, obj, options.gracePeriodSeconds)
-          : shortenGrace(obj, options.gracePeriodSeconds);
-      if (step.kind === 'pending') return obj;
-      if (step.kind === 'graceful') {
-        graceful = true;
-        marked.metadata.deletionTimestamp = step.deletionTimestamp;
-        marked.metadata.deletionGracePeriodSeconds = step.gracePeriodSeconds;
-      }
-    }
-    const finalizers = gcFinalizers(def, obj, options);
-    if (finalizers !== undefined) {
-      if (finalizers.length > 0) marked.metadata.finalizers = finalizers;
-      else delete marked.metadata.finalizers;
-    }
-    const pendingFinalizers = asArray(marked.metadata.finalizers).length > 0;
-    const now = graceful
-      ? (marked.metadata.deletionGracePeriodSeconds ?? 0) === 0 && !pendingFinalizers
-      : !pendingFinalizers;
-    if (now) return options.dryRun ? obj : this.remove(def, obj);
-    if (!graceful) {
-      // markAsDeleting: deletionTimestamp now (unless an earlier one stands), grace period 0.
-      const existing = Date.parse(obj.metadata.deletionTimestamp ?? '');
-      if (Number.isNaN(existing) || existing > this.store.clock.now())
-        marked.metadata.deletionTimestamp = timeText(this.store.clock.now());
-      marked.metadata.deletionGracePeriodSeconds = 0;
-    }
-    if (options.dryRun) return marked;
-    // The first deletion mark bumps a generation, as markAsDeleting and BeforeDelete do.
-    const bumpGeneration = obj.metadata.deletionTimestamp === undefined;
-    return this.store.update(def, marked, { bumpGeneration });
-  }
-
-  /** CheckGracefulDelete for a pod: its grace period, 0 when no kubelet will stop it (the hooks). */
-  private startGrace(
-    def: ResourceDef,
-    obj: KubeObject,
-    requested: number | undefined,
-  ): GracefulStep {
-    const podGrace = asRecord(obj['spec'])['terminationGracePeriodSeconds'];
-    let grace = requested ?? (typeof podGrace === 'number' ? podGrace : 30);
-    if (grace < 0) grace = 1;
-    let graceful = false;
-    if (grace !== 0) {
-      for (const hook of this.deleteHooks) {
-        const answer = hook({ resource: def, object: obj, gracePeriodSeconds: grace });
-        if (answer === 'graceful') graceful = true;
-      }
-    }
-    const seconds = graceful ? grace : 0;
-    return {
-      kind: 'graceful',
-      deletionTimestamp: timeText(this.store.clock.now() + seconds * 1000),
-      gracePeriodSeconds: seconds,
+    const graceful = (grace: number): boolean => {
+      let answer = false;
+      for (const hook of this.deleteHooks)
+        if (hook({ resource: def, object: obj, gracePeriodSeconds: grace }) === 'graceful')
+          answer = true;
+      return answer;
     };
+    const plan = planDeletion(def, obj, options, this.store.clock.now(), graceful);
+    if (plan.kind === 'pending') return obj;
+    if (plan.kind === 'remove') return options.dryRun ? obj : this.remove(def, obj);
+    if (options.dryRun) return plan.marked;
+    return this.store.update(def, plan.marked, { bumpGeneration: plan.bumpGeneration });
   }
 
   /** Turns a strategy's field errors into the 422 Invalid the apiserver answers with. */
