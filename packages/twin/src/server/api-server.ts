@@ -23,6 +23,7 @@ import { dryRunOf, sendError, sendJson } from './http-util.js';
 import { serveNonResource } from './non-resource.js';
 import { parseKubeVersion } from '../node/versions.js';
 import { handlePatch } from './resources/patch.js';
+import { handleEviction } from './resources/eviction.js';
 import { handleGet } from './resources/read.js';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceTarget } from './routes.js';
@@ -108,6 +109,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (method !== 'GET') throw notAllowed();
       const track = (stop: () => void) => streams.add('log', info.resource, stop);
       return handleLogs({ store, logs, track, kubelet: options.kubelet }, res, query, target);
+    }
+    if (info.resource === 'pods/eviction') {
+      if (method !== 'POST') throw notAllowed();
+      return handleEviction(registry, req, res, query, target);
     }
     if (info.resource === 'pods/exec') {
       if (method !== 'GET' && method !== 'POST') throw notAllowed();

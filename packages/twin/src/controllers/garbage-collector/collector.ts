@@ -1,0 +1,194 @@
+// The garbage collector (pkg/controller/garbagecollector) for every served kind but events:
+// dependents whose owners are all gone are deleted (background, or as their own finalizers say),
+// dangling references next to a live owner are removed, `orphan` owners have their dependents'
+// references removed and then lose the finalizer, and `foregroundDeletion` owners wait until no
+// blocking dependent is left. It works from ownerReferences only, on the simulated clock.
+
+import type { Clock, Scheduler } from '../../clock.js';
+import type { KubeObject } from '../../apimachinery/types.js';
+import type { PropagationPolicy } from '../../registry/deletion.js';
+import { foregroundFinalizer, orphanFinalizer } from '../../registry/deletion.js';
+import type { Registry } from '../../registry/registry.js';
+import { resourceFor, resources } from '../../registry/resources.js';
+import type { ChangeEvent } from '../../store/store.js';
+import { asString, deepEqual } from '../../apimachinery/types.js';
+import type { ErrorSink } from '../work-queue.js';
+import { createWorkQueue } from '../work-queue.js';
+import type { Identity } from './identity.js';
+import {
+  hasFinalizer,
+  identityOf,
+  keyOf,
+  live,
+  ownerIdentity,
+  ownerRefs,
+  parseKey,
+} from './identity.js';
+import { OwnerIndex } from './owner-index.js';
+
+export interface GarbageCollectorOptions {
+  registry: Registry;
+  clock: Clock;
+  scheduler: Scheduler;
+  onError: ErrorSink;
+}
+
+export interface GarbageCollector {
+  stop(): void;
+}
+
+/** DefaultIgnoredResources: events are never owners or dependents worth tracking. */
+const ignored = new Set(['events']);
+
+function deleting(obj: KubeObject, finalizer: string): boolean {
+  return obj.metadata.deletionTimestamp !== undefined && hasFinalizer(obj, finalizer);
+}
+
+export function startGarbageCollector(opts: GarbageCollectorOptions): GarbageCollector {
+  const { registry } = opts;
+  const store = registry.store;
+  const index = new OwnerIndex();
+  const now = (): number => opts.clock.now();
+  const attempts = createWorkQueue(opts.scheduler, now, attemptToDelete, opts.onError, 'gc');
+  const orphans = createWorkQueue(opts.scheduler, now, attemptToOrphan, opts.onError, 'gc-orphan');
+
+  const queueDelete = (id: Identity): void => attempts.add(keyOf(id));
+  const queueDependents = (uid: string): void => {
+    for (const dep of index.dependents(uid)) queueDelete(dep.id);
+  };
+  const queueOwners = (obj: KubeObject): void => {
+    for (const ref of ownerRefs(obj)) {
+      const owner = ownerIdentity(ref, obj.metadata.namespace ?? '');
+      if (owner) queueDelete(owner);
+    }
+  };
+
+  function onChange(event: ChangeEvent): void {
+    const def = event.resource;
+    if (ignored.has(def.plural)) return;
+    const { object, oldObject } = event;
+    if (event.type === 'DELETED') {
+      index.update(def, object, undefined);
+      // Its dependents may now be dangling; an owner waiting on it may now be free.
+      queueDependents(object.metadata.uid ?? '');
+      queueOwners(object);
+      return;
+    }
+    index.update(def, oldObject, object);
+    const id = identityOf(def, object);
+    if (deleting(object, orphanFinalizer) && !(oldObject && deleting(oldObject, orphanFinalizer)))
+      orphans.add(keyOf(id));
+    if (
+      deleting(object, foregroundFinalizer) &&
+      !(oldObject && deleting(oldObject, foregroundFinalizer))
+    ) {
+      queueDependents(id.uid);
+      queueDelete(id);
+    }
+    const refsChanged = !oldObject || !deepEqual(ownerRefs(oldObject), ownerRefs(object));
+    if (refsChanged && ownerRefs(object).length > 0) queueDelete(id);
+    // A reference that went away may have been the last one blocking a foreground owner.
+    if (refsChanged && oldObject) queueOwners(oldObject);
+  }
+
+  /** attemptToDeleteItem: classify the owners, then delete, unlink or leave the object. */
+  function attemptToDelete(key: string): void {
+    const id = parseKey(key);
+    const obj = live(store, id);
+    if (!obj) return;
+    if (obj.metadata.deletionTimestamp !== undefined) {
+      if (hasFinalizer(obj, foregroundFinalizer)) processDeletingDependents(obj, id);
+      return;
+    }
+    const refs = ownerRefs(obj);
+    if (refs.length === 0) return;
+    const solid: string[] = [];
+    const gone: string[] = [];
+    let waiting = false;
+    for (const ref of refs) {
+      const ownerId = ownerIdentity(ref, id.namespace);
+      // An owner the twin cannot resolve: the real GC errors and retries, touching nothing.
+      if (!ownerId) return;
+      const owner = live(store, ownerId);
+      if (!owner) gone.push(ownerId.uid);
+      else if (deleting(owner, foregroundFinalizer)) {
+        waiting = true;
+        gone.push(ownerId.uid);
+      } else solid.push(ownerId.uid);
+    }
+    if (solid.length > 0) {
+      if (gone.length > 0) removeOwnerRefs(obj, id, new Set(gone));
+      return;
+    }
+    let policy: PropagationPolicy = 'Background';
+    if (waiting && index.dependents(id.uid).length > 0) policy = 'Foreground';
+    else if (hasFinalizer(obj, orphanFinalizer)) policy = 'Orphan';
+    else if (hasFinalizer(obj, foregroundFinalizer)) policy = 'Foreground';
+    registry.delete(resourceFor(id.plural), id.namespace || undefined, id.name, {
+      expectedUid: id.uid,
+      propagationPolicy: policy,
+    });
+  }
+
+  /** processDeletingDependentsItem: the finalizer goes once no blocking dependent is left. */
+  function processDeletingDependents(owner: KubeObject, id: Identity): void {
+    const blocking = index.dependents(id.uid).filter((d) => d.blocking);
+    if (blocking.length === 0) {
+      removeFinalizer(owner, id, foregroundFinalizer);
+      return;
+    }
+    for (const dep of blocking) queueDelete(dep.id);
+  }
+
+  /** attemptToOrphanWorker: unlink every dependent, then drop the `orphan` finalizer. */
+  function attemptToOrphan(key: string): void {
+    const id = parseKey(key);
+    const owner = live(store, id);
+    if (!owner || !deleting(owner, orphanFinalizer)) return;
+    for (const dep of index.dependents(id.uid)) {
+      const obj = live(store, dep.id);
+      if (obj) removeOwnerRefs(obj, dep.id, new Set([id.uid]));
+    }
+    removeFinalizer(owner, id, orphanFinalizer);
+  }
+
+  function removeOwnerRefs(obj: KubeObject, id: Identity, uids: ReadonlySet<string>): void {
+    const kept = ownerRefs(obj).filter((ref) => !uids.has(asString(ref['uid'])));
+    const metadata = { ...obj.metadata };
+    if (kept.length > 0) metadata.ownerReferences = kept;
+    else delete metadata.ownerReferences;
+    const def = resourceFor(id.plural);
+    registry.update(def, { ...obj, metadata }, obj.metadata.resourceVersion);
+  }
+
+  function removeFinalizer(obj: KubeObject, id: Identity, finalizer: string): void {
+    const kept = (obj.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+    const metadata = { ...obj.metadata };
+    if (kept.length > 0) metadata.finalizers = kept;
+    else delete metadata.finalizers;
+    const def = resourceFor(id.plural);
+    registry.update(def, { ...obj, metadata }, obj.metadata.resourceVersion);
+  }
+
+  const unsubscribe = store.subscribe(onChange);
+  // The initial list: index everything first, then look at every owned or finalizing object.
+  for (const def of resources) {
+    if (ignored.has(def.plural)) continue;
+    for (const obj of store.list(def).items) index.update(def, undefined, obj);
+  }
+  for (const def of resources) {
+    if (ignored.has(def.plural)) continue;
+    for (const obj of store.list(def).items) {
+      const id = identityOf(def, obj);
+      if (deleting(obj, orphanFinalizer)) orphans.add(keyOf(id));
+      if (ownerRefs(obj).length > 0 || deleting(obj, foregroundFinalizer)) queueDelete(id);
+    }
+  }
+  return {
+    stop() {
+      unsubscribe();
+      attempts.stop();
+      orphans.stop();
+    },
+  };
+}
