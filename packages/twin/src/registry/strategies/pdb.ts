@@ -1,6 +1,7 @@
 // PodDisruptionBudget strategy (pkg/registry/policy/poddisruptionbudget/strategy.go): create
 // resets status to the zero PodDisruptionBudgetStatus (whose counters are not omitempty), the
-// spec is validated on every write, and a PUT must carry a resourceVersion.
+// spec is validated on create and update, the status strategy validates only the status
+// (ValidatePodDisruptionBudgetStatusUpdate), and a PUT must carry a resourceVersion.
 
 import type { JsonObject } from '../../apimachinery/types.js';
 import { asRecord } from '../../apimachinery/types.js';
@@ -16,12 +17,9 @@ export const pdbStrategy: ResourceStrategy = {
   prepareForCreate(obj) {
     obj['status'] = emptyPdbStatus();
   },
+  // ValidatePodDisruptionBudget checks the spec only; ObjectMeta is the registry's generic rule.
   validate: (obj) => validatePdbSpec(asRecord(obj['spec'])),
-  // The main resource and the status subresource share this hook: a status write keeps the
-  // (already valid) spec, and a spec write keeps the stored status.
-  validateUpdate: (obj) => [
-    ...validatePdbSpec(asRecord(obj['spec'])),
-    ...validatePdbStatus(asRecord(obj['status'])),
-  ],
+  validateUpdate: (obj) => validatePdbSpec(asRecord(obj['spec'])),
+  validateStatusUpdate: (obj) => validatePdbStatus(asRecord(obj['status'])),
   allowUnconditionalUpdate: false,
 };

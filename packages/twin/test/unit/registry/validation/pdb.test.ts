@@ -96,7 +96,7 @@ describe('PodDisruptionBudget strategy and validation', () => {
     const r = registry();
     const created = r.create(pdbs, pdb({ minAvailable: 1, selector }));
     expect(message(() => r.update(pdbs, created, undefined))).toBe(
-      '422 PodDisruptionBudget.policy "web" is invalid: metadata.resourceVersion: Required value: must be specified for an update',
+      '422 poddisruptionbudgets.policy "web" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
     );
     const relabelled = r.update(
       pdbs,
