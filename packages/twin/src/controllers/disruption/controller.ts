@@ -15,6 +15,7 @@ import { pdbSelects } from '../../registry/policy/budget-status.js';
 import { disruptedPods, expectedPods, healthyPods } from './budget.js';
 import { selectorString } from './selector-string.js';
 import { failSafeStatus, nextStatus } from './status.js';
+import { controllerManager } from '../managers.js';
 
 export const pdbsDef = resourceFor('poddisruptionbudgets');
 
@@ -109,6 +110,7 @@ export function startDisruptionController(opts: DisruptionControllerOptions): Di
     if (status === undefined) return;
     registry.update(pdbsDef, { ...pdb, status }, pdb.metadata.resourceVersion, {
       subresource: 'status',
+      manager: controllerManager,
     });
   }
 

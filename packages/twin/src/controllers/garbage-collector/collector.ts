@@ -25,6 +25,7 @@ import {
   parseKey,
 } from './identity.js';
 import { OwnerIndex } from './owner-index.js';
+import { controllerManager } from '../managers.js';
 
 export interface GarbageCollectorOptions {
   registry: Registry;
@@ -158,7 +159,9 @@ export function startGarbageCollector(opts: GarbageCollectorOptions): GarbageCol
     if (kept.length > 0) metadata.ownerReferences = kept;
     else delete metadata.ownerReferences;
     const def = resourceFor(id.plural);
-    registry.update(def, { ...obj, metadata }, obj.metadata.resourceVersion);
+    registry.update(def, { ...obj, metadata }, obj.metadata.resourceVersion, {
+      manager: controllerManager,
+    });
   }
 
   function removeFinalizer(obj: KubeObject, id: Identity, finalizer: string): void {
@@ -167,7 +170,9 @@ export function startGarbageCollector(opts: GarbageCollectorOptions): GarbageCol
     if (kept.length > 0) metadata.finalizers = kept;
     else delete metadata.finalizers;
     const def = resourceFor(id.plural);
-    registry.update(def, { ...obj, metadata }, obj.metadata.resourceVersion);
+    registry.update(def, { ...obj, metadata }, obj.metadata.resourceVersion, {
+      manager: controllerManager,
+    });
   }
 
   const unsubscribe = store.subscribe(onChange);

@@ -13,6 +13,7 @@ import { nodeName, nodesDef, podsDef } from '../kube.js';
 import { nodeTaints, podTolerations, tolerates } from '../scheduler/taints.js';
 import type { ErrorSink } from '../work-queue.js';
 import { createWorkQueue } from '../work-queue.js';
+import { controllerManager } from '../managers.js';
 
 export interface TaintEvictionOptions {
   registry: Registry;
@@ -156,8 +157,10 @@ export function startTaintEviction(opts: TaintEvictionOptions): TaintEviction {
       const next = old
         ? conditions.map((c) => (c === old ? condition : c))
         : [...conditions, condition];
+      // utilpod.PatchPodStatus from the controller manager's client: a status Update entry.
       registry.update(podsDef, { ...pod, status: { ...status, conditions: next } }, undefined, {
         subresource: 'status',
+        manager: controllerManager,
       });
     }
     registry.delete(podsDef, namespace, name);

@@ -19,6 +19,9 @@ import type { DeleteOptions, Registry } from '../registry.js';
 import { resourceFor } from '../resources.js';
 import { decremented, pdbSelects } from './budget-status.js';
 
+/** The loopback client's User-Agent prefix (controllers/managers.ts apiServerManager). */
+const loopbackManager = 'kube-apiserver';
+
 const pods = resourceFor('pods');
 const pdbs = resourceFor('poddisruptionbudgets');
 
@@ -83,9 +86,10 @@ function deleteOptionsOf(request: EvictionRequest): { options: DeleteOptions; dr
   let dryRun = parsed.dryRunValues;
   if (dryRun.length === 0) dryRun = [...request.dryRun];
   else if (request.dryRun.length > 0 && !deepEqual(dryRun, request.dryRun)) {
+    // A plain fmt.Errorf: the handler answers 500 with StatusReasonUnknown (no reason field).
     throw new ApiError(
       500,
-      'InternalError',
+      '',
       `Non-matching dry-run options in request and content: [${request.dryRun.join(' ')}] and [${dryRun.join(' ')}]`,
     );
   }
@@ -177,8 +181,10 @@ function checkAndDecrement(
   }
   if (dryRun) return;
   const next = decremented(pdb, pod, registry.store.clock.timestamp(), false);
+  // Through the apiserver's loopback client (podDisruptionBudgetClient): kube-apiserver's entry.
   registry.update(pdbs, { ...pdb, status: next }, pdb.metadata.resourceVersion, {
     subresource: 'status',
+    manager: loopbackManager,
   });
 }
 
@@ -202,6 +208,7 @@ function deleteWithCondition(registry: Registry, pod: KubeObject, options: Delet
         { name: pod.metadata.name ?? '', kind: 'Pod' },
       );
     }
+    // r.store.Update below the handlers: no field manager runs, managedFields stay as they are.
     const updated = registry.update(pods, withDisruptionTarget(registry, pod), undefined, {
       subresource: 'status',
     });

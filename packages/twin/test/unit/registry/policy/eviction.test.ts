@@ -227,4 +227,27 @@ describe('pods/eviction', () => {
     expect(evict(podA, 'default', { deleteOptions: { dryRun: ['All'] } })).toEqual(success);
     expect(h.store.resourceVersion).toBe(rv);
   });
+
+  it('answers a dry-run mismatch between query and body as a plain Go error: 500, no reason', async () => {
+    h = await harness();
+    await h.controllers.settle();
+    const mismatch = (): unknown =>
+      evictPod(h.registry, 'default', podA, {
+        eviction: {
+          apiVersion: 'policy/v1',
+          kind: 'Eviction',
+          metadata: { name: podA, namespace: 'default' },
+          deleteOptions: { dryRun: ['All', 'All'] },
+        },
+        dryRun: ['All'],
+      });
+    expect(failure(mismatch)).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Non-matching dry-run options in request and content: [All] and [All All]',
+      code: 500,
+    });
+  });
 });
