@@ -112,7 +112,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     if (info.resource === 'pods/eviction') {
       if (method !== 'POST') throw notAllowed();
-      return handleEviction(registry, req, res, query, target);
+      return handleEviction(registry, req, res, query, target, written);
     }
     if (info.resource === 'pods/exec') {
       if (method !== 'GET' && method !== 'POST') throw notAllowed();
@@ -133,7 +133,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       case 'PATCH':
         return handlePatch(registry, req, res, query, target);
       case 'DELETE':
-        return handleDelete(registry, req, res, query, target, served);
+        return handleDelete(registry, req, res, query, target, served, written);
       default:
         throw notAllowed();
     }

@@ -22,8 +22,9 @@ export async function handleEviction(
   res: ServerResponse,
   query: URLSearchParams,
   t: ResourceTarget,
+  written?: { dryRun: boolean },
 ): Promise<void> {
-  dryRunOf(query);
+  const queryDryRun = dryRunOf(query);
   // A create handler whose kind is the subresource's (Eviction): fieldValidation applies to it.
   const options = writeQuery(query, 'CreateOptions');
   const warnings = new Warnings();
@@ -36,6 +37,9 @@ export async function handleEviction(
     warnings,
   );
   const body: JsonObject = asRecord(decoded);
+  // propagateDryRun: the body's deleteOptions.dryRun counts as much as the query's.
+  const bodyDryRun = asRecord(body['deleteOptions'])['dryRun'];
+  if (written) written.dryRun = queryDryRun || (Array.isArray(bodyDryRun) && bodyDryRun.length > 0);
   const kind = body['kind'];
   const apiVersion = body['apiVersion'];
   if (kind !== undefined && kind !== 'Eviction') {

@@ -148,7 +148,11 @@ function successStatus(def: ResourceDef, obj: KubeObject): JsonObject {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
 }
 
-/** DELETE of one object, or of a collection (`served`: the Kubernetes version, for field selectors). */
+/**
+ * DELETE of one object, or of a collection (`served`: the Kubernetes version, for field
+ * selectors). `written` is the request's write-log entry: a body's DeleteOptions replace the
+ * query (delete.go), so the entry's dry-run flag is the one the deletion obeys.
+ */
 export async function handleDelete(
   registry: Registry,
   req: IncomingMessage,
@@ -156,6 +160,7 @@ export async function handleDelete(
   query: URLSearchParams,
   t: ResourceTarget,
   served: Version | undefined,
+  written?: { dryRun: boolean },
 ): Promise<void> {
   if (t.subresource !== undefined)
     throw methodNotAllowed('the server does not allow this method on the requested resource');
@@ -164,6 +169,7 @@ export async function handleDelete(
   const body =
     raw.length > 0 ? decodeDeleteBody(raw, req.headers['content-type'] ?? '') : undefined;
   const options = parseDeleteOptions(body, query);
+  if (written) written.dryRun = options.dryRun === true;
   if (t.name === undefined) {
     const unpaged = new URLSearchParams(query);
     unpaged.delete('limit');
