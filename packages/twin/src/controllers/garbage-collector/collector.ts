@@ -17,6 +17,7 @@ import { createWorkQueue } from '../work-queue.js';
 import type { Identity } from './identity.js';
 import {
   hasFinalizer,
+  hasOwnerRefs,
   identityOf,
   keyOf,
   live,
@@ -64,6 +65,22 @@ export function startGarbageCollector(opts: GarbageCollectorOptions): GarbageCol
     }
   };
 
+  /**
+   * Whether attemptToDelete has anything to decide for a dependent: some owner is missing or is
+   * being deleted in the foreground. The GraphBuilder likewise queues only dependents of absent
+   * (virtual) or deleting owners, so a DaemonSet's new pod costs no queue round trip.
+   */
+  function ownersNeedCheck(obj: KubeObject): boolean {
+    const namespace = obj.metadata.namespace ?? '';
+    for (const ref of ownerRefs(obj)) {
+      const ownerId = ownerIdentity(ref, namespace);
+      if (!ownerId) continue;
+      const owner = live(store, ownerId);
+      if (!owner || deleting(owner, foregroundFinalizer)) return true;
+    }
+    return false;
+  }
+
   function onChange(event: ChangeEvent): void {
     const def = event.resource;
     if (ignored.has(def.plural)) return;
@@ -75,19 +92,19 @@ export function startGarbageCollector(opts: GarbageCollectorOptions): GarbageCol
       queueOwners(object);
       return;
     }
-    index.update(def, oldObject, object);
+    // Status writes (the kubelet's, most of the boot) change no reference: nothing to re-index.
+    const refsChanged = !oldObject || !deepEqual(ownerRefs(oldObject), ownerRefs(object));
+    if (refsChanged) index.update(def, oldObject, object);
+    const orphaning = deleting(object, orphanFinalizer);
+    const foreground = deleting(object, foregroundFinalizer);
+    if (!refsChanged && !orphaning && !foreground) return;
     const id = identityOf(def, object);
-    if (deleting(object, orphanFinalizer) && !(oldObject && deleting(oldObject, orphanFinalizer)))
-      orphans.add(keyOf(id));
-    if (
-      deleting(object, foregroundFinalizer) &&
-      !(oldObject && deleting(oldObject, foregroundFinalizer))
-    ) {
+    if (orphaning && !(oldObject && deleting(oldObject, orphanFinalizer))) orphans.add(keyOf(id));
+    if (foreground && !(oldObject && deleting(oldObject, foregroundFinalizer))) {
       queueDependents(id.uid);
       queueDelete(id);
     }
-    const refsChanged = !oldObject || !deepEqual(ownerRefs(oldObject), ownerRefs(object));
-    if (refsChanged && ownerRefs(object).length > 0) queueDelete(id);
+    if (refsChanged && hasOwnerRefs(object) && ownersNeedCheck(object)) queueDelete(id);
     // A reference that went away may have been the last one blocking a foreground owner.
     if (refsChanged && oldObject) queueOwners(oldObject);
   }
@@ -176,17 +193,18 @@ export function startGarbageCollector(opts: GarbageCollectorOptions): GarbageCol
   }
 
   const unsubscribe = store.subscribe(onChange);
-  // The initial list: index everything first, then look at every owned or finalizing object.
-  for (const def of resources) {
-    if (ignored.has(def.plural)) continue;
-    for (const obj of store.list(def).items) index.update(def, undefined, obj);
-  }
+  // The initial list, in one pass: the queues run later, once the whole index is built.
   for (const def of resources) {
     if (ignored.has(def.plural)) continue;
     for (const obj of store.list(def).items) {
+      const owned = hasOwnerRefs(obj);
+      const orphaning = deleting(obj, orphanFinalizer);
+      const foreground = deleting(obj, foregroundFinalizer);
+      if (!owned && !orphaning && !foreground) continue;
+      index.update(def, undefined, obj);
       const id = identityOf(def, obj);
-      if (deleting(obj, orphanFinalizer)) orphans.add(keyOf(id));
-      if (ownerRefs(obj).length > 0 || deleting(obj, foregroundFinalizer)) queueDelete(id);
+      if (orphaning) orphans.add(keyOf(id));
+      if ((owned && ownersNeedCheck(obj)) || foreground) queueDelete(id);
     }
   }
   return {

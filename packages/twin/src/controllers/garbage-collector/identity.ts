@@ -40,8 +40,15 @@ export function live(store: ObjectStore, id: Identity): KubeObject | undefined {
   return obj?.metadata.uid === id.uid ? obj : undefined;
 }
 
-export function ownerRefs(obj: KubeObject | undefined): JsonObject[] {
-  return obj ? asArray(obj.metadata.ownerReferences).filter(isJsonObject) : [];
+const none: readonly JsonObject[] = [];
+
+export function hasOwnerRefs(obj: KubeObject | undefined): boolean {
+  const refs = obj?.metadata.ownerReferences;
+  return Array.isArray(refs) && refs.length > 0;
+}
+
+export function ownerRefs(obj: KubeObject | undefined): readonly JsonObject[] {
+  return hasOwnerRefs(obj) ? asArray(obj?.metadata.ownerReferences).filter(isJsonObject) : none;
 }
 
 export function hasFinalizer(obj: KubeObject, finalizer: string): boolean {

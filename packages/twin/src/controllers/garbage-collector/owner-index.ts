@@ -6,7 +6,7 @@ import type { KubeObject } from '../../apimachinery/types.js';
 import { asString } from '../../apimachinery/types.js';
 import type { ResourceDef } from '../../registry/resources.js';
 import type { Identity } from './identity.js';
-import { identityOf, keyOf, ownerRefs } from './identity.js';
+import { hasOwnerRefs, identityOf, keyOf, ownerRefs } from './identity.js';
 
 export interface Dependent {
   id: Identity;
@@ -21,6 +21,8 @@ export class OwnerIndex {
   update(def: ResourceDef, before: KubeObject | undefined, after: KubeObject | undefined): void {
     const subject = after ?? before;
     if (!subject) return;
+    // Most objects own nothing and are owned by nothing: skip them before building a key.
+    if (!hasOwnerRefs(before) && !hasOwnerRefs(after)) return;
     const id = identityOf(def, subject);
     const key = keyOf(id);
     for (const ref of ownerRefs(before)) {

@@ -171,7 +171,8 @@ export function startTaintEviction(opts: TaintEvictionOptions): TaintEviction {
     const taints = noExecuteTaints(node);
     if (taints.length === 0) tainted.delete(name);
     else tainted.set(name, taints);
-    if (!node) return;
+    // An untainted node with no eviction pending anywhere: no pod to look at (the boot's case).
+    if (!node || (taints.length === 0 && scheduled.size === 0)) return;
     const onNode = store.list(podsDef, { match: (p) => nodeName(p) === name }).items;
     const now = clock.now();
     for (const pod of onNode) {
