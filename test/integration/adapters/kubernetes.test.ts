@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeCluster } from '../../../src/adapters/kubernetes/cluster-client.js';
 import { kubeConfigFor } from '../../../src/adapters/kubernetes/kubeconfig.js';
 import { clusterConfig as configure, type ClusterConfig } from '../../../src/config.js';
+import type { KubeDaemonSet } from '../../../src/core/kube.js';
 import { AppError } from '../../../src/errors.js';
 import { resourceFor, startTwin, type Twin } from '@proxy-migrate/twin';
 
@@ -126,6 +127,42 @@ describe('KubeCluster against the twin', () => {
     const pods = await cluster.listPods('spec.hostNetwork=true');
     expect(pods.every((p) => p.spec?.hostNetwork === true)).toBe(true);
     expect(await cluster.listPrometheusRules()).toEqual(expect.any(Array));
+  });
+
+  it('deletes nothing on a dry run: DeleteOptions carry dryRun in the body the server reads', async () => {
+    const cluster = new KubeCluster('cluster-a', kubeConfigFor(clusterConfig({ kubeconfig }), []));
+    const cm = twin.registry.create(resourceFor('configmaps'), {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'dry-delete', namespace: 'kube-system' },
+      data: { a: 'b' },
+    });
+    const ds = twin.store.get(resourceFor('daemonsets'), 'kube-system', 'kube-proxy');
+    const content = { data: { a: 'b' }, labels: {}, annotations: {} };
+    twin.stats.reset();
+    const ref = { namespace: 'kube-system', name: 'dry-delete' };
+    const previous = { ...content, resourceVersion: cm.metadata.resourceVersion ?? '' };
+    await cluster.apply({ kind: 'delete-configmap', ref, previous }, { dryRun: true });
+    await cluster.apply(
+      {
+        kind: 'delete-daemonset',
+        ref: { namespace: 'kube-system', name: 'kube-proxy' },
+        previous: {
+          manifest: ds as unknown as KubeDaemonSet,
+          resourceVersion: ds?.metadata.resourceVersion ?? '',
+        },
+      },
+      { dryRun: true },
+    );
+    expect(await cluster.getConfigMap('kube-system', 'dry-delete')).toBeDefined();
+    expect(twin.store.get(resourceFor('daemonsets'), 'kube-system', 'kube-proxy')).toBeDefined();
+    const deletes = twin.stats.writes().filter((w) => w.verb === 'delete');
+    expect(deletes.map((w) => [w.resource, w.dryRun, w.code])).toEqual([
+      ['configmaps', true, 200],
+      ['daemonsets', true, 200],
+    ]);
+    await cluster.apply({ kind: 'delete-configmap', ref, previous });
+    expect(await cluster.getConfigMap('kube-system', 'dry-delete')).toBeUndefined();
   });
 
   it('names unknown contexts and lists the known ones', () => {

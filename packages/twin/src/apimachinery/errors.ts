@@ -16,6 +16,8 @@ export type StatusReason =
   | 'NotAcceptable'
   | 'InternalError'
   | 'Timeout'
+  | 'Forbidden'
+  | 'TooManyRequests'
   /** StatusReasonUnknown: a plain Go error the apiserver turns into a 500 (the field is omitted). */
   | '';
 
@@ -24,6 +26,8 @@ export interface StatusDetails {
   group?: string;
   kind?: string;
   causes?: { reason: string; message: string; field?: string }[];
+  /** Also sent as a Retry-After header when positive (responsewriters.ErrorNegotiated). */
+  retryAfterSeconds?: number;
 }
 
 export class ApiError extends Error {

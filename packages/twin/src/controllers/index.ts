@@ -1,5 +1,6 @@
 // The controllers that make the twin behave like a cluster: DaemonSet controller, scheduler,
-// kubelet-style pod lifecycle and node health, sharing one simulated-time scheduler.
+// kubelet-style pod lifecycle, node health with taint-based eviction, the garbage collector and the
+// disruption controller, sharing one simulated-time scheduler.
 
 import type { Clock } from '../clock.js';
 import { createScheduler, isManualClock } from '../clock.js';
@@ -8,10 +9,13 @@ import type { HostSpec } from '../scenario/schema.js';
 import type { ObjectStore } from '../store/store.js';
 import { startBinder } from './scheduler/binder.js';
 import { startDaemonSetController } from './daemonset/controller.js';
+import { startDisruptionController } from './disruption/controller.js';
+import { startGarbageCollector } from './garbage-collector/collector.js';
 import type { RecordEvent } from './events.js';
 import { createEventRecorder } from './events.js';
 import { startNodeController } from './node-lifecycle/nodes.js';
 import { startNodeHealth } from './node-lifecycle/node-health.js';
+import { startTaintEviction } from './node-lifecycle/taint-eviction.js';
 import type { ContainerExit } from './kubelet/pods.js';
 import { startPodLifecycle } from './kubelet/pods.js';
 import type { PodRuntime, PodTimings } from './kubelet/runtime.js';
@@ -111,7 +115,10 @@ export function startControllers(options: ControllerOptions): Controllers {
   const pods = startPodLifecycle({ ...shared, runtime, timings });
   const binder = startBinder(shared);
   const nodes = startNodeController({ ...shared, hosts: options.hosts ?? [] });
+  const taintEviction = startTaintEviction(shared);
   const daemonSets = startDaemonSetController(shared);
+  const garbage = startGarbageCollector(shared);
+  const disruption = startDisruptionController(shared);
   // Lease heartbeats and the lease monitor: a kubelet that stops renewing goes Unknown.
   const heartbeats = startNodeHealth(
     { ...options, nodeMonitorGracePeriodMs: options.timings?.nodeMonitorGracePeriodMs },
@@ -150,8 +157,11 @@ export function startControllers(options: ControllerOptions): Controllers {
   return {
     stop() {
       stopped = true;
+      disruption.stop();
+      garbage.stop();
       daemonSets.stop();
       heartbeats.stop();
+      taintEviction.stop();
       nodes.stop();
       binder.stop();
       pods.stop();

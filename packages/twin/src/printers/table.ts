@@ -5,6 +5,7 @@ import { ageSince } from './age.js';
 import { appsPrinters } from './apps.js';
 import { coordinationPrinters } from './coordination.js';
 import { corePrinters } from './core.js';
+import { policyPrinters } from './policy.js';
 import type { Column, Printer } from './util.js';
 import { ageColumn, nameColumn } from './util.js';
 import type { ResourceDef } from '../registry/resources.js';
@@ -23,6 +24,7 @@ const printers: Record<string, Printer> = {
   ...corePrinters,
   ...appsPrinters,
   ...coordinationPrinters,
+  ...policyPrinters,
 };
 
 export function printerFor(def: ResourceDef): Printer {

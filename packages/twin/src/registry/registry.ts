@@ -3,6 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { ServiceAllocator } from './allocator.js';
+import { admitDefaultTolerationSeconds } from './admission/default-toleration-seconds.js';
 import { applyDefaults } from './defaults.js';
 import { alreadyExists, ApiError, conflict, notFound } from '../apimachinery/errors.js';
 import { fieldError, invalidObject, type FieldError } from '../apimachinery/field-errors.js';
@@ -13,6 +14,8 @@ import { strategyFor } from './strategies/index.js';
 import { fromView, storageOf } from './event-views.js';
 import type { TrackOptions } from './track-fields.js';
 import { trackFields } from './track-fields.js';
+import type { GcOptions } from './deletion.js';
+import { planDeletion } from './deletion.js';
 import type { ResourceDef } from './resources.js';
 import { resourceFor, resources } from './resources.js';
 import type { ObjectStore } from '../store/store.js';
@@ -42,12 +45,14 @@ export interface WriteOptions extends TrackOptions {
   view?: ResourceDef | undefined;
 }
 
-export interface DeleteOptions {
+export interface DeleteOptions extends GcOptions {
   dryRun?: boolean;
   gracePeriodSeconds?: number | undefined;
   expectedRv?: string | undefined;
   expectedUid?: string | undefined;
 }
+
+export type { PropagationPolicy } from './deletion.js';
 
 const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -96,6 +101,8 @@ export class Registry {
     else delete meta.generation;
     applyDefaults(obj, this.allocator);
     trackFields(def, undefined, obj, options, meta.creationTimestamp);
+    // Mutating admission runs after the field manager (create.go), so its changes have no owner.
+    admitDefaultTolerationSeconds(obj);
     const strategy = strategyFor(def);
     strategy.prepareForCreate?.(obj);
     // rest.BeforeCreate: the kind's rules first, then (only if they pass) the generic ObjectMeta ones.
@@ -227,6 +234,8 @@ export class Registry {
       meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
     applyDefaults(next, this.allocator);
     trackFields(def, old, next, options, this.store.clock.timestamp());
+    // update.go's transformers: the field manager, then mutating admission (not for subresources).
+    admitDefaultTolerationSeconds(next);
     const strategy = strategyFor(def);
     if (strategy.prepareForUpdate) strategy.prepareForUpdate(next, old);
     else if (
@@ -254,29 +263,18 @@ export class Registry {
         `Precondition failed: UID in precondition: ${options.expectedUid}, UID in object meta: ${obj.metadata.uid ?? ''}`,
       );
     }
-    if (options.dryRun) return obj;
-    const podGrace = asRecord(obj['spec'])['terminationGracePeriodSeconds'];
-    const grace =
-      options.gracePeriodSeconds ??
-      (typeof podGrace === 'number' && def.plural === 'pods' ? podGrace : undefined);
-    const hasFinalizers = asArray(obj.metadata.finalizers).length > 0;
-    let decision: DeleteDecision = 'now';
-    if (grace !== 0) {
-      for (const hook of this.deleteHooks) {
-        const answer = hook({ resource: def, object: obj, gracePeriodSeconds: grace });
-        if (answer === 'graceful') decision = 'graceful';
-      }
-    }
-    if (!hasFinalizers && decision === 'now') return this.remove(def, obj);
-    // Already terminating: a second DELETE changes nothing until grace or finalizers run out.
-    if (obj.metadata.deletionTimestamp !== undefined) return obj;
-    const seconds = decision === 'graceful' ? (grace ?? 30) : 0;
-    const marked = cloneJson(obj);
-    marked.metadata.deletionTimestamp = new Date(this.store.clock.now() + seconds * 1000)
-      .toISOString()
-      .replace(/\.\d+Z$/, 'Z');
-    marked.metadata.deletionGracePeriodSeconds = seconds;
-    return this.store.update(def, marked);
+    const graceful = (grace: number): boolean => {
+      let answer = false;
+      for (const hook of this.deleteHooks)
+        if (hook({ resource: def, object: obj, gracePeriodSeconds: grace }) === 'graceful')
+          answer = true;
+      return answer;
+    };
+    const plan = planDeletion(def, obj, options, this.store.clock.now(), graceful);
+    if (plan.kind === 'pending') return obj;
+    if (plan.kind === 'remove') return options.dryRun ? obj : this.remove(def, obj);
+    if (options.dryRun) return plan.marked;
+    return this.store.update(def, plan.marked, { bumpGeneration: plan.bumpGeneration });
   }
 
   /** Turns a strategy's field errors into the 422 Invalid the apiserver answers with. */
@@ -324,6 +322,8 @@ export class Registry {
       );
       if (!def) continue;
       applyDefaults(obj, this.allocator);
+      // Scenario pods stand for pods a real apiserver admitted: they carry its tolerations too.
+      admitDefaultTolerationSeconds(obj);
       strategyFor(def).prepareForSeed?.(obj);
       // events.k8s.io/v1 Events are kept as the core Events they are a view of.
       const list = byResource.get(storageOf(def)) ?? [];

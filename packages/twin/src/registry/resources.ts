@@ -15,6 +15,15 @@ export type Verb = (typeof allVerbs)[number];
 
 export type Subresource = 'status';
 
+/** A subresource that takes another kind than its resource's (pods/eviction takes an Eviction). */
+export interface KindedSubresource {
+  name: string;
+  group: string;
+  version: string;
+  kind: string;
+  verbs: readonly Verb[];
+}
+
 export interface ResourceDef {
   group: string;
   version: string;
@@ -25,6 +34,8 @@ export interface ResourceDef {
   namespaced: boolean;
   verbs: readonly Verb[];
   subresources: readonly Subresource[];
+  /** Listed in discovery with their own kind; each has its own handler in the server. */
+  kindedSubresources: readonly KindedSubresource[];
   categories: readonly string[];
   /** metadata.generation bumps on spec changes (workloads and custom resources). */
   hasGeneration: boolean;
@@ -42,6 +53,7 @@ function row(group: string, version: string, r: Row): ResourceDef {
     shortNames: [],
     verbs: allVerbs,
     subresources: [],
+    kindedSubresources: [],
     categories: [],
     hasGeneration: false,
     strategicMerge: true,
@@ -64,6 +76,9 @@ export const resources: readonly ResourceDef[] = [
     namespaced: true,
     shortNames: ['po'],
     subresources: ['status'],
+    kindedSubresources: [
+      { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
+    ],
     categories: ['all'],
   }),
   row('', 'v1', {
@@ -110,6 +125,14 @@ export const resources: readonly ResourceDef[] = [
     namespaced: true,
   }),
   row('coordination.k8s.io', 'v1', { kind: 'Lease', plural: 'leases', namespaced: true }),
+  row('policy', 'v1', {
+    kind: 'PodDisruptionBudget',
+    plural: 'poddisruptionbudgets',
+    namespaced: true,
+    shortNames: ['pdb'],
+    subresources: ['status'],
+    hasGeneration: true,
+  }),
   // A view of the core Events above (same storage): registry/event-views.ts.
   row('events.k8s.io', 'v1', {
     kind: 'Event',

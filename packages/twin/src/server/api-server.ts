@@ -23,6 +23,7 @@ import { dryRunOf, sendError, sendJson } from './http-util.js';
 import { serveNonResource } from './non-resource.js';
 import { parseKubeVersion } from '../node/versions.js';
 import { handlePatch } from './resources/patch.js';
+import { handleEviction } from './resources/eviction.js';
 import { handleGet } from './resources/read.js';
 import type { Registry } from '../registry/registry.js';
 import type { ResourceTarget } from './routes.js';
@@ -109,6 +110,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const track = (stop: () => void) => streams.add('log', info.resource, stop);
       return handleLogs({ store, logs, track, kubelet: options.kubelet }, res, query, target);
     }
+    if (info.resource === 'pods/eviction') {
+      if (method !== 'POST') throw notAllowed();
+      return handleEviction(registry, req, res, query, target, written);
+    }
     if (info.resource === 'pods/exec') {
       if (method !== 'GET' && method !== 'POST') throw notAllowed();
       parseExecParams(store, target, query);
@@ -128,7 +133,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       case 'PATCH':
         return handlePatch(registry, req, res, query, target);
       case 'DELETE':
-        return handleDelete(registry, req, res, query, target, served);
+        return handleDelete(registry, req, res, query, target, served, written);
       default:
         throw notAllowed();
     }

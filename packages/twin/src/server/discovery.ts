@@ -16,13 +16,19 @@ function aggregatedResource(def: ResourceDef): JsonObject {
   };
   if (def.shortNames.length > 0) entry['shortNames'] = [...def.shortNames];
   if (def.categories.length > 0) entry['categories'] = [...def.categories];
-  if (def.subresources.length > 0) {
-    entry['subresources'] = def.subresources.map((sub) => ({
+  const subresources: JsonObject[] = [
+    ...def.kindedSubresources.map((sub) => ({
+      subresource: sub.name,
+      responseKind: { group: sub.group, version: sub.version, kind: sub.kind },
+      verbs: [...sub.verbs],
+    })),
+    ...def.subresources.map((sub) => ({
       subresource: sub,
       responseKind: { group: def.group, version: def.version, kind: def.kind },
       verbs: ['get', 'patch', 'update'],
-    }));
-  }
+    })),
+  ];
+  if (subresources.length > 0) entry['subresources'] = subresources;
   return entry;
 }
 
@@ -95,6 +101,18 @@ export function legacyResourceList(group: string, version: string): JsonObject {
     if (def.shortNames.length > 0) entry['shortNames'] = [...def.shortNames];
     if (def.categories.length > 0) entry['categories'] = [...def.categories];
     list.push(entry);
+    // Sorted by name as the apiserver lists them: pods/eviction comes before pods/status.
+    for (const sub of def.kindedSubresources) {
+      list.push({
+        name: `${def.plural}/${sub.name}`,
+        singularName: '',
+        namespaced: def.namespaced,
+        group: sub.group,
+        version: sub.version,
+        kind: sub.kind,
+        verbs: [...sub.verbs],
+      });
+    }
     for (const sub of def.subresources) {
       list.push({
         name: `${def.plural}/${sub}`,

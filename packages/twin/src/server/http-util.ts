@@ -30,7 +30,10 @@ export function sendError(res: ServerResponse, error: ApiError): void {
     res.end();
     return;
   }
-  sendJson(res, error.code, error.toStatus());
+  // responsewriters.ErrorNegotiated: a positive retryAfterSeconds is also a Retry-After header.
+  const retry = error.details?.retryAfterSeconds ?? 0;
+  const headers: Record<string, string> = retry > 0 ? { 'Retry-After': String(retry) } : {};
+  sendJson(res, error.code, error.toStatus(), 'application/json', headers);
 }
 
 const maxBody = 16 * 1024 * 1024;

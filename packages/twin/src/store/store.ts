@@ -39,6 +39,8 @@ export interface ListPage {
 export interface WriteOptions {
   /** When set, the write fails with 409 Conflict unless the stored object has this RV. */
   expectedRv?: string | undefined;
+  /** Bump metadata.generation even without a spec change (the first deletion mark does). */
+  bumpGeneration?: boolean | undefined;
 }
 
 export function objectKey(namespace: string | undefined, name: string): string {
@@ -196,7 +198,8 @@ export class ObjectStore {
     meta.resourceVersion = old.metadata.resourceVersion ?? '0';
     if (def.hasGeneration) {
       const gen = old.metadata.generation ?? 1;
-      meta.generation = deepEqual(specPart(old), specPart(obj)) ? gen : gen + 1;
+      const same = !options.bumpGeneration && deepEqual(specPart(old), specPart(obj));
+      meta.generation = same ? gen : gen + 1;
     } else if (old.metadata.generation === undefined) {
       delete meta.generation;
     } else {

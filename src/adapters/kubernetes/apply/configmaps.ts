@@ -6,6 +6,7 @@ import {
   call,
   changedSince,
   contains,
+  deleteBody,
   dryRunParam,
   plain,
   readOrUndefined,
@@ -92,8 +93,7 @@ export async function deleteConfigMap(
       {
         namespace,
         name,
-        ...dryRunParam(ctx),
-        body: rv === '' ? {} : { preconditions: { resourceVersion: rv } },
+        body: deleteBody(ctx, rv === '' ? {} : { preconditions: { resourceVersion: rv } }),
       },
       ctx.options(),
     ),

@@ -7,6 +7,7 @@ import type {
   ConfigurationOptions,
   CoordinationV1Api,
   CoreV1Api,
+  V1DeleteOptions,
 } from '@kubernetes/client-node';
 import { AppError } from '../../../errors.js';
 import { kubeError } from '../errors.js';
@@ -26,6 +27,15 @@ export interface ApplyContext {
 /** `dryRun=All` on every write of a dry run; nothing on a real one. */
 export function dryRunParam(ctx: ApplyContext): { dryRun?: string } {
   return ctx.dryRun ? { dryRun: 'All' } : {};
+}
+
+/**
+ * The body of a DELETE, with `dryRun: ["All"]` on a dry run: the API server reads a DELETE's
+ * options from its body alone when there is one (handlers/delete.go), and ignores a `dryRun`
+ * query next to it, so a dry run sent only in the query would delete for real.
+ */
+export function deleteBody(ctx: ApplyContext, options: V1DeleteOptions): V1DeleteOptions {
+  return ctx.dryRun ? { ...options, dryRun: ['All'] } : options;
 }
 
 export async function call<T>(

@@ -12,6 +12,7 @@ import {
   call,
   changedSince,
   contains,
+  deleteBody,
   dryRunParam,
   notKept,
   plain,
@@ -87,12 +88,11 @@ export async function deleteDaemonSet(
       {
         namespace,
         name,
-        ...dryRunParam(ctx),
         // Background: the garbage collector removes its pods, as `kubectl delete` does.
-        body: {
+        body: deleteBody(ctx, {
           propagationPolicy: 'Background',
           ...(rv === '' ? {} : { preconditions: { resourceVersion: rv } }),
-        },
+        }),
       },
       ctx.options(),
     ),

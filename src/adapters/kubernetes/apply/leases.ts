@@ -7,7 +7,14 @@ import type { V1Lease } from '@kubernetes/client-node';
 import type { ActionOf } from '../../../core/actions.js';
 import { microTime } from '../../../core/micro-time.js';
 import type { ApplyResult } from '../../../ports/cluster.js';
-import { call, changedSince, dryRunParam, readOrUndefined, type ApplyContext } from './context.js';
+import {
+  call,
+  changedSince,
+  deleteBody,
+  dryRunParam,
+  readOrUndefined,
+  type ApplyContext,
+} from './context.js';
 
 /** A MicroTime string where the SDK's type says Date. */
 function wireTime(date: Date): Date {
@@ -127,7 +134,7 @@ export async function releaseLease(
   const rv = lease.metadata?.resourceVersion ?? '';
   await call(ctx, `release Lease ${namespace}/${name}`, () =>
     ctx.coordination.deleteNamespacedLease(
-      { namespace, name, ...dryRunParam(ctx), body: { preconditions: { resourceVersion: rv } } },
+      { namespace, name, body: deleteBody(ctx, { preconditions: { resourceVersion: rv } }) },
       ctx.options(),
     ),
   );

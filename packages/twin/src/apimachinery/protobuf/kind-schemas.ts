@@ -1,9 +1,11 @@
 // Field numbers of the kinds kubectl 1.32/1.33 posts as protobuf through its typed clients
-// (`create namespace|configmap|serviceaccount|service|deployment`, `auth can-i`, `drain`), from
-// k8s.io/api's generated.proto files (v0.33), keyed by `group/version/Kind`.
+// (`create namespace|configmap|serviceaccount|service|deployment|pdb`, `auth can-i`, and `drain`
+// with its Evictions and DeleteOptions), from k8s.io/api's generated.proto files (v0.33), keyed
+// by `group/version/Kind`.
 
 import type { MessageSchema } from './message.js';
 import { message } from './message.js';
+import { eviction, podDisruptionBudget } from './policy-schemas.js';
 import { deployment } from './workload-schemas.js';
 import {
   condition,
@@ -199,11 +201,6 @@ const selfSubjectRulesReview = review(
   }),
 );
 
-const eviction = message('Eviction', {
-  1: of('metadata', objectMeta),
-  2: ptr('deleteOptions', deleteOptions),
-});
-
 export const kindSchemas: Readonly<Record<string, MessageSchema>> = {
   'v1/Namespace': namespace,
   'v1/ConfigMap': configMap,
@@ -221,6 +218,10 @@ export const kindSchemas: Readonly<Record<string, MessageSchema>> = {
     subjectAccessReviewSpec,
     accessReviewStatus,
   ),
+  // A DELETE body: client-go's typed clients send DeleteOptions under either group version.
+  'v1/DeleteOptions': deleteOptions,
+  'meta.k8s.io/v1/DeleteOptions': deleteOptions,
   'policy/v1/Eviction': eviction,
+  'policy/v1/PodDisruptionBudget': podDisruptionBudget,
   'apps/v1/Deployment': deployment,
 };

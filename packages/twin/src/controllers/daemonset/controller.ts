@@ -1,6 +1,6 @@
 // The DaemonSet controller: one pod per eligible node, rolled per updateStrategy, with revisions
-// and status kept current. It reacts to DaemonSet, Node and Pod changes through a work queue, and
-// deletes the pods of a deleted DaemonSet as the garbage collector would.
+// and status kept current. It reacts to DaemonSet, Node and Pod changes through a work queue; the
+// pods and revisions of a deleted DaemonSet are the garbage collector's (controllers/garbage-collector).
 
 import type { Clock, Scheduler } from '../../clock.js';
 import type { Registry } from '../../registry/registry.js';
@@ -22,7 +22,7 @@ import { daemonSetStatus } from './status.js';
 import type { RecordEvent } from '../events.js';
 import { nameSuffix, templateHash } from '../hash.js';
 import { controllerOf, daemonSetsDef, podsDef, spec, status } from '../kube.js';
-import { collectGarbage, syncRevisions } from './revisions.js';
+import { syncRevisions } from './revisions.js';
 import { collectSlots } from './slots.js';
 import type { ErrorSink } from '../work-queue.js';
 import { createWorkQueue } from '../work-queue.js';
@@ -77,9 +77,7 @@ export function startDaemonSetController(opts: DaemonSetControllerOptions): Daem
   function onDaemonSetChange(event: ChangeEvent): void {
     const ds = event.object;
     const key = dsKey(ds.metadata.namespace, ds.metadata.name ?? '');
-    if (event.type === 'DELETED')
-      queue.add(`gc:${ds.metadata.namespace ?? 'default'}/${ds.metadata.uid ?? ''}`);
-    else queue.add(key);
+    if (event.type !== 'DELETED') queue.add(key);
   }
 
   function enqueueAll(): void {
@@ -88,12 +86,9 @@ export function startDaemonSetController(opts: DaemonSetControllerOptions): Daem
   }
 
   function handle(key: string): void {
-    const [kind, rest = ''] = key.split(/:(.*)/s) as [string, string?];
+    const rest = key.slice(key.indexOf(':') + 1);
     const slash = rest.indexOf('/');
-    const namespace = rest.slice(0, slash);
-    const name = rest.slice(slash + 1);
-    if (kind === 'gc') collectGarbage(registry, namespace, name);
-    else sync(key, namespace, name);
+    sync(key, rest.slice(0, slash), rest.slice(slash + 1));
   }
 
   function sync(key: string, namespace: string, name: string): void {

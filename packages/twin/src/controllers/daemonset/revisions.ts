@@ -1,7 +1,6 @@
 // ControllerRevisions for DaemonSets (constructHistory/cleanupHistory): one per distinct pod
 // template, named `<ds>-<hash>`, holding the template as a `$patch: replace` patch; going back to
 // an older template renumbers its revision; unused old ones are pruned past revisionHistoryLimit.
-// A deleted DaemonSet's pods and revisions are garbage-collected (background propagation).
 
 import type { Registry } from '../../registry/registry.js';
 import type { ObjectStore } from '../../store/store.js';
@@ -11,7 +10,6 @@ import type { Revision } from './spec.js';
 import {
   controllerOf,
   ownerReference,
-  podsDef,
   revisionHashLabel,
   revisionsDef,
   spec,
@@ -84,15 +82,4 @@ export function syncRevisions(
   for (const cr of old.slice(0, Math.max(0, old.length - limit))) {
     registry.delete(revisionsDef, cr.metadata.namespace, cr.metadata.name ?? '');
   }
-}
-
-/** What the garbage collector does for a deleted DaemonSet: its pods and revisions go too. */
-export function collectGarbage(registry: Registry, namespace: string, uid: string): void {
-  const owned = (obj: KubeObject): boolean => controllerOf(obj)?.['uid'] === uid;
-  for (const pod of registry.store.list(podsDef, { namespace, match: owned }).items) {
-    if (pod.metadata.deletionTimestamp === undefined)
-      registry.delete(podsDef, namespace, pod.metadata.name ?? '');
-  }
-  for (const cr of registry.store.list(revisionsDef, { namespace, match: owned }).items)
-    registry.delete(revisionsDef, namespace, cr.metadata.name ?? '');
 }

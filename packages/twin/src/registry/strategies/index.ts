@@ -10,6 +10,7 @@ import { daemonSetStrategy } from './daemonset.js';
 import { metaStrategy } from './generic.js';
 import { leaseStrategy } from './lease.js';
 import { nodeStrategy } from './node.js';
+import { pdbStrategy } from './pdb.js';
 import { podStrategy } from './pod.js';
 
 const builtIn = { namespaced: true, nameFn: nameIsDNSSubdomain, kubeFinalizers: true } as const;
@@ -28,6 +29,7 @@ const strategies: Readonly<Record<string, ResourceStrategy>> = {
   deployments: metaStrategy(builtIn, { prepareForCreate: (d) => void (d['status'] = {}) }),
   controllerrevisions: metaStrategy(builtIn),
   leases: leaseStrategy,
+  poddisruptionbudgets: pdbStrategy,
   // Custom resources: the generic ObjectMeta rules with DNS-subdomain names, no kube finalizer rule.
   prometheusrules: metaStrategy({ namespaced: true, nameFn: nameIsDNSSubdomain }),
 };

@@ -18,7 +18,12 @@ import {
   type JsonObject,
   asString,
 } from '../../apimachinery/types.js';
-import { isValidPercent, nameIsDNSSubdomain } from './names.js';
+import { nameIsDNSSubdomain } from './names.js';
+import {
+  intOrPercentValue,
+  notMoreThan100Percent,
+  validatePositiveIntOrPercent,
+} from './int-or-percent.js';
 import { selectorMatches, validateLabelSelector } from './label-selector.js';
 import {
   fieldImmutable,
@@ -33,34 +38,6 @@ export const templateGenerationAnnotation = 'deprecated.daemonset.template.gener
 
 function spec(ds: KubeObject): JsonObject {
   return asRecord(ds['spec']);
-}
-
-/** The percentage of an intstr, or undefined when it is an int or not a valid percent. */
-function percentOf(value: unknown): number | undefined {
-  if (typeof value !== 'string' || isValidPercent(value).length > 0) return undefined;
-  return Number(value.slice(0, -1));
-}
-
-/** getIntOrPercentValue: the percentage, else IntValue (a bad string counts as its Atoi, 0). */
-function intOrPercentValue(value: unknown): number {
-  const pct = percentOf(value);
-  if (pct !== undefined) return pct;
-  if (typeof value === 'number') return value;
-  const n = Number.parseInt(asString(value), 10);
-  return /^[-+]?\d+$/.test(asString(value)) ? n : 0;
-}
-
-function validatePositiveIntOrPercent(value: unknown, path: string): FieldError[] {
-  if (typeof value === 'string')
-    return isValidPercent(value).map((msg) => fieldError.invalid(path, goIntOrString(value), msg));
-  return validateNonnegative(typeof value === 'number' ? value : 0, path);
-}
-
-function notMoreThan100Percent(value: unknown, path: string): FieldError[] {
-  const pct = percentOf(value);
-  return pct !== undefined && pct > 100
-    ? [fieldError.invalid(path, goIntOrString(value), 'must not be greater than 100%')]
-    : [];
 }
 
 function validateRollingUpdate(ru: JsonObject, path: string): FieldError[] {

@@ -12,8 +12,8 @@ import {
   protobufMediaType,
 } from '../../apimachinery/protobuf/envelope.js';
 import { scanJson } from '../../apimachinery/json-scan.js';
-import type { JsonValue } from '../../apimachinery/types.js';
-import { isJsonObject } from '../../apimachinery/types.js';
+import type { JsonObject, JsonValue } from '../../apimachinery/types.js';
+import { asRecord, isJsonObject } from '../../apimachinery/types.js';
 import { rootNode } from '../../schema/index.js';
 import { pruneUnknown, strictDecode } from '../../schema/strict-decoding.js';
 import { mediaType, parseJsonBody } from '../http-util.js';
@@ -144,14 +144,29 @@ export function decodeRequestBody(
     return decodeObjectBody(raw.toString('utf8'), contentType, t, validation, warnings);
   }
   if (!t.def.strategicMerge) throw unsupportedMediaType(type, accepted);
-  let value: JsonValue;
+  return pruneUnknown(protobufBody(raw), rootNode(groupVersion(t.def), t.def.kind)).value;
+}
+
+/** A protobuf body as JSON; what the twin cannot decode answers 415 (envelope.ts says why). */
+function protobufBody(raw: Buffer): JsonValue {
   try {
-    value = decodeProtobuf(raw);
+    return decodeProtobuf(raw);
   } catch (error) {
     if (!(error instanceof ProtobufError)) throw error;
     throw new ApiError(415, 'UnsupportedMediaType', error.message, {
-      causes: [{ reason: 'UnsupportedMediaType', message: type }],
+      causes: [{ reason: 'UnsupportedMediaType', message: protobufMediaType }],
     });
   }
-  return pruneUnknown(value, rootNode(groupVersion(t.def), t.def.kind)).value;
+}
+
+/**
+ * A DELETE body (handlers/delete.go): DeleteOptions in JSON, YAML or protobuf, through the plain
+ * (never strict) decoder of metainternalversionscheme.Codecs, so unknown fields are dropped.
+ */
+export function decodeDeleteBody(raw: Buffer, contentType: string): JsonObject {
+  const type = mediaType(contentType);
+  if (type === protobufMediaType) return asRecord(protobufBody(raw));
+  if (!['application/json', 'application/yaml', ''].includes(type))
+    throw unsupportedMediaType(type, ['application/json', 'application/yaml', protobufMediaType]);
+  return asRecord(decodeBody(raw.toString('utf8'), contentType));
 }

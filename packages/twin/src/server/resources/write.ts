@@ -4,8 +4,9 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, methodNotAllowed, pageNotFound } from '../../apimachinery/errors.js';
-import { dryRunOf, queryInt, readBody, readBodyBytes, sendJson } from '../http-util.js';
-import { decodeBody, decodeRequestBody } from './body.js';
+import { dryRunOf, readBodyBytes, sendJson } from '../http-util.js';
+import { decodeDeleteBody, decodeRequestBody } from './body.js';
+import { parseDeleteOptions } from './delete-options.js';
 import { listObjects } from './list.js';
 import { decodeTypedFields } from './typed-decode.js';
 import { fromView, storageOf, toView } from '../../registry/event-views.js';
@@ -137,32 +138,6 @@ export async function handleUpdate(
   sendJson(res, existed ? 200 : 201, answer, 'application/json', warnings.headers());
 }
 
-interface DeleteBody {
-  gracePeriodSeconds: number | undefined;
-  expectedRv: string | undefined;
-  expectedUid: string | undefined;
-  dryRun: boolean;
-}
-
-function deleteOptions(text: string, contentType: string, query: URLSearchParams): DeleteBody {
-  const body = text.trim() === '' ? {} : asRecord(decodeBody(text, contentType));
-  const preconditions = asRecord(body['preconditions']);
-  const bodyDryRun = Array.isArray(body['dryRun']) && body['dryRun'].includes('All');
-  const grace =
-    typeof body['gracePeriodSeconds'] === 'number'
-      ? body['gracePeriodSeconds']
-      : queryInt(query, 'gracePeriodSeconds');
-  return {
-    gracePeriodSeconds: grace,
-    expectedRv:
-      typeof preconditions['resourceVersion'] === 'string'
-        ? preconditions['resourceVersion']
-        : undefined,
-    expectedUid: typeof preconditions['uid'] === 'string' ? preconditions['uid'] : undefined,
-    dryRun: bodyDryRun || dryRunOf(query),
-  };
-}
-
 function successStatus(def: ResourceDef, obj: KubeObject): JsonObject {
   const details: JsonObject = {
     name: obj.metadata.name ?? '',
@@ -173,7 +148,11 @@ function successStatus(def: ResourceDef, obj: KubeObject): JsonObject {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
 }
 
-/** DELETE of one object, or of a collection (`served`: the Kubernetes version, for field selectors). */
+/**
+ * DELETE of one object, or of a collection (`served`: the Kubernetes version, for field
+ * selectors). `written` is the request's write-log entry: a body's DeleteOptions replace the
+ * query (delete.go), so the entry's dry-run flag is the one the deletion obeys.
+ */
 export async function handleDelete(
   registry: Registry,
   req: IncomingMessage,
@@ -181,11 +160,16 @@ export async function handleDelete(
   query: URLSearchParams,
   t: ResourceTarget,
   served: Version | undefined,
+  written?: { dryRun: boolean },
 ): Promise<void> {
   if (t.subresource !== undefined)
     throw methodNotAllowed('the server does not allow this method on the requested resource');
   const def = storageOf(t.def);
-  const options = deleteOptions(await readBody(req), req.headers['content-type'] ?? '', query);
+  const raw = await readBodyBytes(req);
+  const body =
+    raw.length > 0 ? decodeDeleteBody(raw, req.headers['content-type'] ?? '') : undefined;
+  const options = parseDeleteOptions(body, query);
+  if (written) written.dryRun = options.dryRun === true;
   if (t.name === undefined) {
     const unpaged = new URLSearchParams(query);
     unpaged.delete('limit');
@@ -193,8 +177,9 @@ export async function handleDelete(
     const items = listObjects(registry.store, t.def, t.namespace, unpaged, served).items;
     const deleted = items.map((item) =>
       registry.delete(def, item.metadata.namespace, item.metadata.name ?? '', {
-        dryRun: options.dryRun,
-        gracePeriodSeconds: options.gracePeriodSeconds,
+        ...options,
+        expectedRv: undefined,
+        expectedUid: undefined,
       }),
     );
     sendJson(res, 200, {
@@ -207,9 +192,11 @@ export async function handleDelete(
   }
   const result = registry.delete(def, t.namespace, t.name, options);
   const stillThere = registry.store.get(def, t.namespace, t.name) !== undefined;
-  const body =
+  const reply =
     stillThere || returnsDeletedObject.has(def.plural)
       ? (toView(t.def, result) as unknown as JsonObject)
       : successStatus(t.def, result);
-  sendJson(res, 200, body);
+  // handlers/delete.go: 202 only when the object stays and orphanDependents was false.
+  const code = stillThere && options.orphanDependents === false ? 202 : 200;
+  sendJson(res, code, reply);
 }
