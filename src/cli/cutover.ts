@@ -1,6 +1,6 @@
 /** `proxy-migrate cutover <cluster> <node>`: move one node to nftables, verified, from a terminal. */
-import { parseOrExit } from './args.js';
-import { EXIT, type CliIo, type Subcommand } from './types.js';
+import { clusterFlags, commandLine } from './args.js';
+import type { Subcommand } from './types.js';
 
 const usage =
   'proxy-migrate cutover <cluster> <node> [--yes] [--dry-run] [--no-auto-rollback] [--format text|json]';
@@ -39,25 +39,19 @@ const options = {
   context: { type: 'string' },
 } as const;
 
-function usageError(io: CliIo, message: string): number {
-  io.stderr.write(`${message}\n\n${help}\n`);
-  return EXIT.usage;
-}
-
 export const cutoverCommand: Subcommand = {
   name: 'cutover',
   summary: 'move one node to nftables, verified, with automatic rollback',
   help,
   run: async (argv, io) => {
-    const parsed = parseOrExit(argv, options, help, io);
+    const parsed = commandLine(argv, options, help, io, {
+      required: 2,
+      missing: 'Which cluster and node?',
+      formats: ['text', 'json'],
+    });
     if (!parsed.ok) return parsed.code;
-    const { values, positionals } = parsed.parsed;
-    const [cluster, node, ...extra] = positionals;
-    if (cluster === undefined || node === undefined)
-      return usageError(io, 'Which cluster and node?');
-    if (extra.length > 0) return usageError(io, `Unexpected argument: ${extra.join(' ')}`);
-    if (values.format !== 'text' && values.format !== 'json')
-      return usageError(io, '--format must be text or json.');
+    const { values, args } = parsed.line;
+    const [cluster = '', node = ''] = args;
     const { runNodeCommand } = await import('./node-run.js');
     return runNodeCommand(
       io,
@@ -68,9 +62,8 @@ export const cutoverCommand: Subcommand = {
         yes: values.yes,
         dryRun: values['dry-run'],
         autoRollback: !values['no-auto-rollback'],
-        format: values.format,
-        ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
-        ...(values.context === undefined ? {} : { context: values.context }),
+        format: parsed.line.format,
+        ...clusterFlags(values),
       },
       usage,
     );

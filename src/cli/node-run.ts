@@ -3,13 +3,11 @@
  * files, progress on stderr, the result on stdout (text or the JSON object), and the outcome as
  * the exit code. A confirmation needs a terminal: without one, `--yes` is required.
  */
-import { logLevels } from '../config.js';
 import type { Outcome, RunState } from '../core/run-state.js';
 import type { RunKind } from '../core/runbook.js';
 import { toUserMessage } from '../errors.js';
-import { createLogger } from '../log.js';
 import { runResultJson, runResultText } from '../views/run-result.js';
-import { resolveTerminalCluster } from './terminal-cluster.js';
+import { resolveTerminalCluster, terminalLogger } from './terminal-cluster.js';
 import { openTerminalRuns } from './terminal-runs.js';
 import { EXIT, type CliIo } from './types.js';
 
@@ -59,10 +57,7 @@ export async function runNodeCommand(io: CliIo, args: NodeRunArgs, usage: string
     durable: true,
   });
   if (!resolved.ok) return resolved.code;
-  const logger = createLogger({
-    level: logLevels.find((l) => l === io.env.LOG_LEVEL) ?? 'warn',
-    destination: process.stderr,
-  });
+  const logger = terminalLogger(io);
   const terminal = await openTerminalRuns(
     { ...io, stdin },
     resolved.cluster,

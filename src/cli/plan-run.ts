@@ -10,14 +10,12 @@ import type { ClusterAction } from '../core/actions.js';
 import { suggestOrder } from '../core/node-order.js';
 import { isUnchanged } from '../core/plan-unchanged.js';
 import { groupByPool } from '../core/pools.js';
-import { logLevels } from '../config.js';
 import { computePlan } from '../engine/steps/canary-plan.js';
 import { preflightRun } from '../engine/preflight-run.js';
 import { asAppError, toUserMessage } from '../errors.js';
-import { createLogger } from '../log.js';
 import { systemClock } from '../ports/clock.js';
 import { planDiffs } from '../core/plan-diff.js';
-import { resolveTerminalCluster } from './terminal-cluster.js';
+import { resolveTerminalCluster, terminalLogger } from './terminal-cluster.js';
 import { EXIT, type CliIo } from './types.js';
 
 export interface PlanArgs {
@@ -32,10 +30,7 @@ export interface PlanArgs {
 export async function runPlan(io: CliIo, args: PlanArgs): Promise<number> {
   const resolved = resolveTerminalCluster(io, args);
   if (!resolved.ok) return resolved.code;
-  const logger = createLogger({
-    level: logLevels.find((l) => l === io.env.LOG_LEVEL) ?? 'warn',
-    destination: process.stderr,
-  });
+  const logger = terminalLogger(io);
   const directory = new KubeClusterDirectory(
     { clusters: [resolved.cluster], defaultKubeconfigs: resolved.kubeconfigs },
     logger,

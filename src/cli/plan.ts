@@ -1,6 +1,6 @@
 /** `proxy-migrate plan <cluster> [<node>]`: the canary objects, diffs, hash and node order; writes nothing. */
-import { parseOrExit } from './args.js';
-import { EXIT, type CliIo, type Subcommand } from './types.js';
+import { clusterFlags, commandLine } from './args.js';
+import type { Subcommand } from './types.js';
 
 const usage = 'proxy-migrate plan <cluster> [<node>] [--format text|json]';
 
@@ -30,31 +30,26 @@ const options = {
   context: { type: 'string' },
 } as const;
 
-function usageError(io: CliIo, message: string): number {
-  io.stderr.write(`${message}\n\n${help}\n`);
-  return EXIT.usage;
-}
-
 export const planCommand: Subcommand = {
   name: 'plan',
   summary: 'show the canary objects, diffs, hash and node order (writes nothing)',
   help,
   run: async (argv, io) => {
-    const parsed = parseOrExit(argv, options, help, io);
+    const parsed = commandLine(argv, options, help, io, {
+      required: 1,
+      optional: 1,
+      missing: 'Which cluster?',
+      formats: ['text', 'json'],
+    });
     if (!parsed.ok) return parsed.code;
-    const { values, positionals } = parsed.parsed;
-    const [cluster, node, ...extra] = positionals;
-    if (cluster === undefined) return usageError(io, 'Which cluster?');
-    if (extra.length > 0) return usageError(io, `Unexpected argument: ${extra.join(' ')}`);
-    if (values.format !== 'text' && values.format !== 'json')
-      return usageError(io, '--format must be text or json.');
+    const { values, args } = parsed.line;
+    const [cluster = '', node] = args;
     const { runPlan } = await import('./plan-run.js');
     return runPlan(io, {
       cluster,
       ...(node === undefined ? {} : { node }),
-      format: values.format,
-      ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
-      ...(values.context === undefined ? {} : { context: values.context }),
+      format: parsed.line.format,
+      ...clusterFlags(values),
       usage,
     });
   },

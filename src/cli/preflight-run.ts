@@ -4,15 +4,13 @@
  * findings into the exit code.
  */
 import { checkIds } from '../checks/index.js';
-import { logLevels } from '../config.js';
 import type { PreflightReport } from '../core/report.js';
 import type { ClusterOverview } from '../core/cluster-overview.js';
 import { toUserMessage, AppError } from '../errors.js';
-import { createLogger } from '../log.js';
 import { reportMarkdown } from '../views/preflight-report.js';
 import { reportText } from '../views/report-text.js';
 import { openTerminalRuns } from './terminal-runs.js';
-import { resolveTerminalCluster } from './terminal-cluster.js';
+import { resolveTerminalCluster, terminalLogger } from './terminal-cluster.js';
 import { EXIT, type CliIo } from './types.js';
 
 export interface TerminalPreflight {
@@ -40,10 +38,7 @@ export async function runTerminalPreflight(io: CliIo, args: TerminalPreflight): 
     );
     return EXIT.usage;
   }
-  const logger = createLogger({
-    level: logLevels.find((l) => l === io.env.LOG_LEVEL) ?? 'warn',
-    destination: process.stderr,
-  });
+  const logger = terminalLogger(io);
   const resolved = resolveTerminalCluster(io, {
     cluster: args.cluster,
     ...(args.kubeconfig === undefined ? {} : { kubeconfig: args.kubeconfig }),

@@ -1,6 +1,6 @@
 /** `proxy-migrate preflight <cluster>`: the pre-flight report in a terminal, for people and CI. */
-import { parseOrExit } from './args.js';
-import { EXIT, type CliIo, type Subcommand } from './types.js';
+import { commandLine, usageError } from './args.js';
+import type { CliIo, Subcommand } from './types.js';
 
 const help = `Usage: proxy-migrate preflight <cluster> [options]
 
@@ -41,24 +41,21 @@ const options = {
 const formats = ['text', 'md', 'json'] as const;
 const thresholds = ['block', 'warn', 'none'] as const;
 
-function usage(io: CliIo, message: string): number {
-  io.stderr.write(`${message}\n\n${help}\n`);
-  return EXIT.usage;
-}
+const usage = (io: CliIo, message: string): number => usageError(io, help, message);
 
 export const preflightCommand: Subcommand = {
   name: 'preflight',
   summary: 'check a cluster for every migration trap and print the report',
   help,
   run: async (argv, io) => {
-    const parsed = parseOrExit(argv, options, help, io);
+    const parsed = commandLine(argv, options, help, io, {
+      required: 1,
+      missing: 'Which cluster?',
+      formats,
+    });
     if (!parsed.ok) return parsed.code;
-    const { values, positionals } = parsed.parsed;
-    const [cluster, ...extra] = positionals;
-    if (cluster === undefined) return usage(io, 'Which cluster?');
-    if (extra.length > 0) return usage(io, `Unexpected argument: ${extra.join(' ')}`);
-    const format = formats.find((f) => f === values.format);
-    if (format === undefined) return usage(io, `--format must be one of ${formats.join(', ')}.`);
+    const { values, args, format } = parsed.line;
+    const [cluster = ''] = args;
     const failOn = thresholds.find((t) => t === values['fail-on']);
     if (failOn === undefined)
       return usage(io, `--fail-on must be one of ${thresholds.join(', ')}.`);

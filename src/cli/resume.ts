@@ -1,11 +1,9 @@
 /** `proxy-migrate resume <cluster> [<run>]`: carry on (or roll back) runs a dead process left unfinished. */
-import { logLevels } from '../config.js';
 import type { RunState } from '../core/run-state.js';
 import { toUserMessage } from '../errors.js';
-import { createLogger } from '../log.js';
-import { parseOrExit } from './args.js';
+import { clusterFlags, commandLine } from './args.js';
 import { exitFor, printResult } from './node-run.js';
-import { resolveTerminalCluster } from './terminal-cluster.js';
+import { resolveTerminalCluster, terminalLogger } from './terminal-cluster.js';
 import { openTerminalRuns } from './terminal-runs.js';
 import { EXIT, type Subcommand } from './types.js';
 
@@ -42,32 +40,23 @@ export const resumeCommand: Subcommand = {
   summary: 'carry on runs a killed process left unfinished',
   help,
   run: async (argv, io) => {
-    const parsed = parseOrExit(argv, options, help, io);
+    const parsed = commandLine(argv, options, help, io, {
+      required: 1,
+      optional: 1,
+      missing: 'Which cluster?',
+      formats: ['text', 'json'],
+    });
     if (!parsed.ok) return parsed.code;
-    const { values, positionals } = parsed.parsed;
-    const [cluster, runId, ...extra] = positionals;
-    if (
-      cluster === undefined ||
-      extra.length > 0 ||
-      (values.format !== 'text' && values.format !== 'json')
-    ) {
-      io.stderr.write(
-        `${cluster === undefined ? 'Which cluster?' : 'Unexpected arguments.'}\n\n${help}\n`,
-      );
-      return EXIT.usage;
-    }
+    const { values, args, format } = parsed.line;
+    const [cluster = '', runId] = args;
     const resolved = resolveTerminalCluster(io, {
       cluster,
-      ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
-      ...(values.context === undefined ? {} : { context: values.context }),
+      ...clusterFlags(values),
       usage,
       durable: true,
     });
     if (!resolved.ok) return resolved.code;
-    const logger = createLogger({
-      level: logLevels.find((l) => l === io.env.LOG_LEVEL) ?? 'warn',
-      destination: process.stderr,
-    });
+    const logger = terminalLogger(io);
     const terminal = await openTerminalRuns(
       io,
       resolved.cluster,
@@ -88,7 +77,7 @@ export const resumeCommand: Subcommand = {
       let worst = EXIT.ok as number;
       for (const id of ids) {
         const state: RunState = await terminal.runs.waitFor(id, RUN_DEADLINE_MS);
-        printResult(io, state, values.format);
+        printResult(io, state, format);
         const code = state.outcome === undefined ? EXIT.failure : exitFor[state.outcome];
         if (code !== EXIT.ok) worst = Math.max(worst, code);
       }

@@ -1,6 +1,6 @@
 /** `proxy-migrate rollback <cluster> <node>`: move one node back to the original (IPVS) kube-proxy, verified. */
-import { parseOrExit } from './args.js';
-import { EXIT, type CliIo, type Subcommand } from './types.js';
+import { clusterFlags, commandLine } from './args.js';
+import type { Subcommand } from './types.js';
 
 const usage = 'proxy-migrate rollback <cluster> <node> [--yes] [--format text|json]';
 
@@ -29,25 +29,19 @@ const options = {
   context: { type: 'string' },
 } as const;
 
-function usageError(io: CliIo, message: string): number {
-  io.stderr.write(`${message}\n\n${help}\n`);
-  return EXIT.usage;
-}
-
 export const rollbackCommand: Subcommand = {
   name: 'rollback',
   summary: 'move one node back to the original kube-proxy, verified',
   help,
   run: async (argv, io) => {
-    const parsed = parseOrExit(argv, options, help, io);
+    const parsed = commandLine(argv, options, help, io, {
+      required: 2,
+      missing: 'Which cluster and node?',
+      formats: ['text', 'json'],
+    });
     if (!parsed.ok) return parsed.code;
-    const { values, positionals } = parsed.parsed;
-    const [cluster, node, ...extra] = positionals;
-    if (cluster === undefined || node === undefined)
-      return usageError(io, 'Which cluster and node?');
-    if (extra.length > 0) return usageError(io, `Unexpected argument: ${extra.join(' ')}`);
-    if (values.format !== 'text' && values.format !== 'json')
-      return usageError(io, '--format must be text or json.');
+    const { values, args } = parsed.line;
+    const [cluster = '', node = ''] = args;
     const { runNodeCommand } = await import('./node-run.js');
     return runNodeCommand(
       io,
@@ -58,9 +52,8 @@ export const rollbackCommand: Subcommand = {
         yes: values.yes,
         dryRun: false,
         autoRollback: false,
-        format: values.format,
-        ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
-        ...(values.context === undefined ? {} : { context: values.context }),
+        format: parsed.line.format,
+        ...clusterFlags(values),
       },
       usage,
     );

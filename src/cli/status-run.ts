@@ -1,11 +1,9 @@
 /** The terminal `status`: read through the real adapters, judge with core, print. */
-import { logLevels } from '../config.js';
 import { newRunId } from '../engine/run-id.js';
 import { readStatus } from '../engine/read-status.js';
 import { toUserMessage } from '../errors.js';
-import { createLogger } from '../log.js';
 import { statusText } from '../views/status-text.js';
-import { resolveTerminalCluster } from './terminal-cluster.js';
+import { resolveTerminalCluster, terminalLogger } from './terminal-cluster.js';
 import { openTerminalRuns } from './terminal-runs.js';
 import { EXIT, type CliIo } from './types.js';
 
@@ -21,10 +19,7 @@ export interface StatusArgs {
 export async function runStatus(io: CliIo, args: StatusArgs): Promise<number> {
   const resolved = resolveTerminalCluster(io, { ...args, durable: true });
   if (!resolved.ok) return resolved.code;
-  const logger = createLogger({
-    level: logLevels.find((l) => l === io.env.LOG_LEVEL) ?? 'warn',
-    destination: process.stderr,
-  });
+  const logger = terminalLogger(io);
   const terminal = await openTerminalRuns(
     io,
     resolved.cluster,

@@ -1,6 +1,6 @@
 /** `proxy-migrate status <cluster>`: which node runs which mode, runs in flight, the lock, invariants. */
-import { parseOrExit } from './args.js';
-import { EXIT, type CliIo, type Subcommand } from './types.js';
+import { clusterFlags, commandLine } from './args.js';
+import type { Subcommand } from './types.js';
 
 const usage = 'proxy-migrate status <cluster> [--format text|json] [--no-probe]';
 
@@ -29,31 +29,25 @@ const options = {
   context: { type: 'string' },
 } as const;
 
-function usageError(io: CliIo, message: string): number {
-  io.stderr.write(`${message}\n\n${help}\n`);
-  return EXIT.usage;
-}
-
 export const statusCommand: Subcommand = {
   name: 'status',
   summary: 'which node runs which mode, runs in flight, and the migration invariants',
   help,
   run: async (argv, io) => {
-    const parsed = parseOrExit(argv, options, help, io);
+    const parsed = commandLine(argv, options, help, io, {
+      required: 1,
+      missing: 'Which cluster?',
+      formats: ['text', 'json'],
+    });
     if (!parsed.ok) return parsed.code;
-    const { values, positionals } = parsed.parsed;
-    const [cluster, ...extra] = positionals;
-    if (cluster === undefined) return usageError(io, 'Which cluster?');
-    if (extra.length > 0) return usageError(io, `Unexpected argument: ${extra.join(' ')}`);
-    if (values.format !== 'text' && values.format !== 'json')
-      return usageError(io, '--format must be text or json.');
+    const { values, args } = parsed.line;
+    const [cluster = ''] = args;
     const { runStatus } = await import('./status-run.js');
     return runStatus(io, {
       cluster,
-      format: values.format,
+      format: parsed.line.format,
       probe: !values['no-probe'],
-      ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
-      ...(values.context === undefined ? {} : { context: values.context }),
+      ...clusterFlags(values),
       usage,
     });
   },

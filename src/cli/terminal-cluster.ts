@@ -8,12 +8,14 @@ import {
   ConfigError,
   defaultKubeconfigs,
   loadConfig,
+  logLevels,
   runStoreSettings,
   type AppConfig,
   type ClusterConfig,
 } from '../config.js';
 import { resolveCluster } from '../core/cluster-access.js';
 import { isAppError, toUserMessage } from '../errors.js';
+import { createLogger, type Logger } from '../log.js';
 import { EXIT, type CliIo } from './types.js';
 
 export interface ClusterArgs {
@@ -38,6 +40,14 @@ export type Resolved =
       runStore: RunStoreSettings | undefined;
     }
   | { ok: false; code: number };
+
+/** A terminal command's log: warnings and worse on stderr unless LOG_LEVEL says otherwise. */
+export function terminalLogger(io: CliIo): Logger {
+  return createLogger({
+    level: logLevels.find((l) => l === io.env.LOG_LEVEL) ?? 'warn',
+    destination: process.stderr,
+  });
+}
 
 export function resolveTerminalCluster(io: CliIo, args: ClusterArgs): Resolved {
   const kubeconfigs = defaultKubeconfigs(io.env.KUBECONFIG);
