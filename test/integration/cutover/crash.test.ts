@@ -23,6 +23,25 @@ afterEach(async () => {
   dir = undefined;
 });
 
+/** A twin, a clusters file naming it, and the environment of a terminal without Redis. */
+async function setUp() {
+  twin = await startTwin({ scenario: 'kubeadm-ipvs', speed: 10 });
+  dir = await mkdtemp(join(tmpdir(), 'pm-crash-'));
+  await twin.writeKubeconfig(join(dir, 'kubeconfig'));
+  await writeFile(
+    join(dir, 'clusters.yaml'),
+    `clusters:\n  - name: ${twin.name}\n    kubeconfig: ./kubeconfig\n    context: ${twin.name}\n`,
+  );
+  const env = {
+    HOME: dir,
+    REDIS_URL: NO_REDIS,
+    PROXY_MIGRATE_STATE_DIR: join(dir, 'runs'),
+    CLUSTERS_FILE: join(dir, 'clusters.yaml'),
+    LOG_LEVEL: 'error',
+  };
+  return { twin, dir, env };
+}
+
 /** Starts `cutover` in a child process and kills it (SIGKILL) once `step` has completed. */
 async function cutoverKilledAfter(
   env: Record<string, string>,
@@ -60,20 +79,7 @@ describe('a terminal killed in the middle of a cutover', () => {
   it.each(['canary', 'switching', 'old-pod-gone', 'new-pod-ready'])(
     'resumes after kill -9 at %s and ends verified',
     async (step) => {
-      twin = await startTwin({ scenario: 'kubeadm-ipvs', speed: 10 });
-      dir = await mkdtemp(join(tmpdir(), 'pm-crash-'));
-      await twin.writeKubeconfig(join(dir, 'kubeconfig'));
-      await writeFile(
-        join(dir, 'clusters.yaml'),
-        `clusters:\n  - name: ${twin.name}\n    kubeconfig: ./kubeconfig\n    context: ${twin.name}\n`,
-      );
-      const env = {
-        HOME: dir,
-        REDIS_URL: NO_REDIS,
-        PROXY_MIGRATE_STATE_DIR: join(dir, 'runs'),
-        CLUSTERS_FILE: join(dir, 'clusters.yaml'),
-        LOG_LEVEL: 'error',
-      };
+      const { twin, dir, env } = await setUp();
       const before = kubeProxyPods(twin);
       const killed = await cutoverKilledAfter(env, twin.name, 'green-1', step);
       expect(killed?.phase).not.toBe('done');
@@ -99,20 +105,7 @@ describe('a terminal killed in the middle of a cutover', () => {
   );
 
   it('asks again for the confirmation a killed terminal was waiting for, and without a terminal ends refused', async () => {
-    twin = await startTwin({ scenario: 'kubeadm-ipvs', speed: 10 });
-    dir = await mkdtemp(join(tmpdir(), 'pm-crash-'));
-    await twin.writeKubeconfig(join(dir, 'kubeconfig'));
-    await writeFile(
-      join(dir, 'clusters.yaml'),
-      `clusters:\n  - name: ${twin.name}\n    kubeconfig: ./kubeconfig\n    context: ${twin.name}\n`,
-    );
-    const env = {
-      HOME: dir,
-      REDIS_URL: NO_REDIS,
-      PROXY_MIGRATE_STATE_DIR: join(dir, 'runs'),
-      CLUSTERS_FILE: join(dir, 'clusters.yaml'),
-      LOG_LEVEL: 'error',
-    };
+    const { twin, dir, env } = await setUp();
     const before = kubeProxyPods(twin);
     // The prompt needs a terminal: script(1) gives the child one. Its argument is a shell
     // command, so every word is single-quoted (the paths come from mkdtemp).
