@@ -6,6 +6,7 @@
  */
 import { KubeClusterDirectory } from '../adapters/kubernetes/directory.js';
 import { describe } from '../core/action-describe.js';
+import { canaryAllowed } from '../core/canary-allowed.js';
 import type { ClusterAction } from '../core/actions.js';
 import { suggestOrder } from '../core/node-order.js';
 import { isUnchanged } from '../core/plan-unchanged.js';
@@ -57,7 +58,7 @@ export async function runPlan(io: CliIo, args: PlanArgs): Promise<number> {
         refusals.push(`${describe(action)}: ${asAppError(error).message}`);
       }
     }
-    const { snapshot, report } = await preflightRun({
+    const { snapshot, report, platform } = await preflightRun({
       cluster,
       clock: systemClock,
       ...(resolved.cluster.poolLabel === undefined
@@ -74,10 +75,17 @@ export async function runPlan(io: CliIo, args: PlanArgs): Promise<number> {
       groupByPool(snapshot.nodes, resolved.cluster.poolLabel),
       blocked,
     );
+    // The same verdict the node pre-flight applies before any write: a plan for a platform that
+    // owns kube-proxy is shown (people plan before they ask) but says it will be refused.
+    const canary = canaryAllowed(platform, report.findings, {
+      eksSelfManagedKubeProxy: resolved.cluster.selfManagedKubeProxy,
+    });
     const result = {
       cluster: resolved.cluster.name,
       ...(args.node === undefined ? {} : { node: args.node }),
       hash: computed.hash,
+      platform: platform.name,
+      canary,
       actions: actions.map((a) => `${describe(a)}${isUnchanged(a) ? ' (already so)' : ''}`),
       dryRun:
         refusals.length === 0 ? 'every write accepted by the API server (dryRun=All)' : refusals,
@@ -91,6 +99,11 @@ export async function runPlan(io: CliIo, args: PlanArgs): Promise<number> {
     } else {
       const lines = [
         `plan ${result.hash} for ${result.cluster}${args.node === undefined ? '' : `, node ${args.node}`}:`,
+        canary.allowed
+          ? `canary: allowed. ${canary.reason}`
+          : `canary: REFUSED. ${canary.reason}${canary.remedy === undefined ? '' : `\n  ${canary.remedy}`}`,
+        ...canary.commands.map((c) => `    $ ${c.replaceAll('\n', '\n      ')}`),
+        ...canary.warnings.map((w) => `  ! ${w}`),
         ...result.actions.map((a, i) => `  ${i + 1}. ${a}`),
         refusals.length === 0
           ? `dry run: ${String(result.dryRun)}`
@@ -111,7 +124,7 @@ export async function runPlan(io: CliIo, args: PlanArgs): Promise<number> {
       ];
       io.stdout.write(`${lines.join('\n')}\n`);
     }
-    return refusals.length === 0 ? EXIT.ok : EXIT.refused;
+    return refusals.length === 0 && canary.allowed ? EXIT.ok : EXIT.refused;
   } catch (error) {
     io.stderr.write(`${toUserMessage(error)}\n`);
     return EXIT.failure;
