@@ -99,6 +99,11 @@ const clusterSchema = z
       })
       .default({ users: [], groups: [] }),
     fourEyes: z.boolean().default(true),
+    /**
+     * A rollback by the cutover's requester or an approver (the Rollback button, or the slash
+     * command from an approver) needs no second approval unless this is set.
+     */
+    rollbackNeedsApproval: z.boolean().default(false),
     approvalTtlMinutes: z
       .number()
       .int()

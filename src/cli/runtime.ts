@@ -10,12 +10,15 @@ import { createHttpServer, listen } from '../adapters/http/server.js';
 import { createMetrics, type Metrics } from '../adapters/metrics.js';
 import { createBoltApp, createWebClient, verifySlackAuth } from '../adapters/slack/bolt-app.js';
 import { SlackChat } from '../adapters/slack/chat.js';
+import { SlackGroupMembers } from '../adapters/slack/user-groups.js';
 import { verbs } from '../commands/index.js';
 import { registerCommands } from '../commands/register.js';
-import type { AppConfig, SlackConfig } from '../config.js';
+import type { AppConfig, ClusterConfig, SlackConfig } from '../config.js';
 import { LogRunObserver } from '../engine/observers/log.js';
 import { SlackRunObserver } from '../engine/observers/slack.js';
+import { planHashNow } from '../engine/plan-at-click.js';
 import { DefaultRunEnvironment } from '../engine/run-environment.js';
+import { registerInteractions } from '../interactions/register.js';
 import type { Runs } from '../engine/runs.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -85,6 +88,12 @@ async function start(
   const chat = new SlackChat(client);
   const clusters = overrides.clusters ?? new KubeClusterDirectory(config, logger, overrides.kube);
   const clock = overrides.clock ?? systemClock;
+  // The Slack observer keeps message ts on runs through the engine it observes.
+  const late: { runs?: Runs } = {};
+  const slackObserver = new SlackRunObserver(chat, logger, {
+    clusters: config.clusters,
+    record: (runId, facts) => late.runs?.record(runId, facts) ?? Promise.resolve(),
+  });
   const execution = startExecution({
     kind: overrides.executor ?? 'bullmq',
     config,
@@ -92,8 +101,9 @@ async function start(
     clock,
     logger,
     environment: new DefaultRunEnvironment(config.clusters, clusters, chat, clock, logger),
-    observers: [new SlackRunObserver(chat, logger), new LogRunObserver(logger)],
+    observers: [slackObserver, new LogRunObserver(logger)],
   });
+  late.runs = execution.runs;
 
   const bolt =
     role === 'bot' ? createBoltApp(slack, identity, logger, overrides.webClientOptions) : undefined;
@@ -102,11 +112,29 @@ async function start(
       logger.error({ err: error }, 'unhandled error in a Slack listener');
       return Promise.resolve();
     });
+    const groups = new SlackGroupMembers(client, logger);
+    const isApprover = async (
+      cluster: ClusterConfig,
+      userId: string,
+      teamId: string,
+    ): Promise<boolean> =>
+      teamId === identity.teamId &&
+      (cluster.approvers.users.includes(userId) ||
+        (await groups.members(cluster.approvers.groups)).has(userId));
     registerCommands(bolt.app, {
       verbs,
-      services: { config, runs: execution.runs },
+      services: { config, runs: execution.runs, isApprover },
       logger,
       metrics,
+    });
+    registerInteractions(bolt.app, {
+      config,
+      runs: execution.runs,
+      homeTeamId: identity.teamId,
+      groups,
+      planHashNow: (state) => planHashNow(state, config.clusters, clusters),
+      clock,
+      logger,
     });
   }
 

@@ -2,7 +2,7 @@
  * What a Slack verb is and what it gets. A verb validates its arguments with pure code, acks
  * (within Slack's 3 seconds, before any Redis or Kubernetes call), then does its slow work.
  */
-import type { AppConfig } from '../config.js';
+import type { AppConfig, ClusterConfig } from '../config.js';
 import type { RunRequest } from '../engine/runs.js';
 import type { Logger } from '../log.js';
 import type { ChatMessage } from '../ports/chat.js';
@@ -13,6 +13,11 @@ export const SLASH_COMMAND = '/proxy-migrate';
 export interface CommandServices {
   config: Pick<AppConfig, 'clusters'>;
   runs: { start(request: RunRequest): Promise<string> };
+  /**
+   * Whether a user of the home team is an approver of the cluster (its users and user groups):
+   * an approver's `rollback` needs no second approval. Absent: every rollback asks for one.
+   */
+  isApprover?(cluster: ClusterConfig, userId: string, teamId: string): Promise<boolean>;
 }
 
 export interface VerbRequest {

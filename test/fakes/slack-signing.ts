@@ -198,3 +198,55 @@ export function postSigned(
     body,
   });
 }
+
+export interface ViewSubmissionOptions {
+  /** The modal as the app opened it (an entry of `fake.views`): callback_id, private_metadata. */
+  view: Record<string, unknown>;
+  viewId: string;
+  /** `state.values`: block_id → action_id → value. */
+  values: Record<string, Record<string, string>>;
+  userId?: string;
+  teamId?: string;
+  apiAppId?: string;
+}
+
+/** A `view_submission` payload for a modal's submit button, shaped like the ones Slack sends. */
+export function viewSubmissionPayload(options: ViewSubmissionOptions): Record<string, unknown> {
+  const userId = options.userId ?? 'U0ALICE';
+  const teamId = options.teamId ?? 'T0TEST';
+  const values = Object.fromEntries(
+    Object.entries(options.values).map(([block, actions]) => [
+      block,
+      Object.fromEntries(
+        Object.entries(actions).map(([action, value]) => [
+          action,
+          { type: 'plain_text_input', value },
+        ]),
+      ),
+    ]),
+  );
+  return {
+    type: 'view_submission',
+    team: { id: teamId, domain: 'fake-team' },
+    user: { id: userId, username: nameFor(userId), name: nameFor(userId), team_id: teamId },
+    api_app_id: options.apiAppId ?? 'A0TEST',
+    token: 'verification-token',
+    trigger_id: triggerId(),
+    view: {
+      id: options.viewId,
+      team_id: teamId,
+      type: 'modal',
+      blocks: options.view['blocks'] ?? [],
+      private_metadata: options.view['private_metadata'] ?? '',
+      callback_id: options.view['callback_id'] ?? '',
+      state: { values },
+      hash: `${Date.now()}.abcdef`,
+      title: options.view['title'],
+      app_id: options.apiAppId ?? 'A0TEST',
+      bot_id: 'B0BOT',
+    },
+    response_urls: [],
+    is_enterprise_install: false,
+    enterprise: null,
+  };
+}
