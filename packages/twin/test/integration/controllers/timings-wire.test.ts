@@ -10,14 +10,14 @@
 // minSyncPeriod (pkg/proxy/apis/config/v1alpha1/defaults.go, 1s); the nftables proxier's start
 // runs the IPVS/iptables cleanup before its first sync (cmd/kube-proxy/app/server_linux.go
 // platformCleanup, then the proxier's SyncLoop).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock, Twin } from '../../../src/index.js';
 import { createManualClock, startTwin } from '../../../src/index.js';
 import type { Kubectl } from '../../../src/testing/kubectl.js';
-import { kubectlOk, kubectlWith } from '../../../src/testing/kubectl.js';
+import { kubectlOk, kubectlWith, rows } from '../../../src/testing/kubectl.js';
 import { writeScenarioVariant } from '../kubelet/scenario-variant.js';
 
 interface Rig {
@@ -28,6 +28,8 @@ interface Rig {
   ok: (...args: string[]) => Promise<string>;
   configMapSyncMs: number;
   firstSyncMs: number;
+  podStartMs: number;
+  dir: string;
 }
 
 const ns = ['-n', 'kube-system'];
@@ -37,18 +39,21 @@ const rigs: Rig[] = [];
 
 async function rig(
   name: string,
-  timings: { configMapSyncSeconds: number; kubeProxyFirstSyncSeconds: number },
+  timings: {
+    configMapSyncSeconds: number;
+    kubeProxyFirstSyncSeconds: number;
+    podStartSeconds: number;
+  },
   via: 'scenario' | 'options',
 ): Promise<Rig> {
   const clock = createManualClock();
   const bootMs = clock.now();
   const sub = join(dir, name);
-  const { mkdir } = await import('node:fs/promises');
   await mkdir(sub);
   const scenario =
     via === 'scenario'
       ? await writeScenarioVariant(sub, 'kubeadm-ipvs', {
-          spec: `  timings: { configMapSyncSeconds: ${timings.configMapSyncSeconds}, kubeProxyFirstSyncSeconds: ${timings.kubeProxyFirstSyncSeconds} }\n`,
+          spec: `  timings: { configMapSyncSeconds: ${timings.configMapSyncSeconds}, kubeProxyFirstSyncSeconds: ${timings.kubeProxyFirstSyncSeconds}, podStartSeconds: ${timings.podStartSeconds} }\n`,
         })
       : 'kubeadm-ipvs';
   const twin = await startTwin({
@@ -66,6 +71,8 @@ async function rig(
     ok: kubectlOk(kubectl),
     configMapSyncMs: timings.configMapSyncSeconds * 1000,
     firstSyncMs: timings.kubeProxyFirstSyncSeconds * 1000,
+    podStartMs: timings.podStartSeconds * 1000,
+    dir: sub,
   };
   rigs.push(r);
   return r;
@@ -181,12 +188,12 @@ describe('spec.timings on the simulated clock, seen through kubectl', () => {
   it('moves the ConfigMap sync and kube-proxy’s first sync with the scenario’s settings', async () => {
     const fast = await rig(
       'fast',
-      { configMapSyncSeconds: 10, kubeProxyFirstSyncSeconds: 2 },
+      { configMapSyncSeconds: 10, kubeProxyFirstSyncSeconds: 2, podStartSeconds: 3 },
       'scenario',
     );
     const slow = await rig(
       'slow',
-      { configMapSyncSeconds: 30, kubeProxyFirstSyncSeconds: 6 },
+      { configMapSyncSeconds: 30, kubeProxyFirstSyncSeconds: 6, podStartSeconds: 8 },
       'options',
     );
     const a = await observe(fast);
@@ -198,5 +205,61 @@ describe('spec.timings on the simulated clock, seen through kubectl', () => {
     // (stepped in 500 ms, so the first step at or after it).
     expect(a.windowMs).toBe(2000);
     expect(b.windowMs).toBe(6000);
-  });
+  }, 90_000);
+
+  it('starts a new pod after podStartSeconds, Ready at once without a readiness probe', async () => {
+    const [fast, slow] = rigs;
+    const seen: number[] = [];
+    for (const r of [fast, slow]) {
+      if (r === undefined) throw new Error('the first test starts both twins');
+      const path = join(r.dir, 'app.json');
+      await writeFile(
+        path,
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'app', namespace: 'default' },
+          spec: {
+            nodeName: 'green-1',
+            containers: [{ name: 'app', image: 'debian:12', command: ['sleep', '900'] }],
+          },
+        }),
+      );
+      await r.ok('create', '-f', path);
+      const createdAt = r.clock.now();
+      // The kubelet admits the bound pod on its next step: ContainerCreating.
+      r.clock.advance(0);
+      const row = async (): Promise<string[] | undefined> =>
+        rows(await r.ok('get', 'pod', 'app')).find((c) => c[0] === 'app');
+      expect((await row())?.slice(1, 3)).toEqual(['0/1', 'ContainerCreating']);
+      // The kubelet's status write that starts the container also makes it Ready (no probe:
+      // pkg/kubelet/status/generate.go GeneratePodReadyCondition from containerStatus.ready,
+      // which prober_manager.go UpdatePodStatus sets true for a running container with none).
+      const took = await stepUntil(
+        r,
+        'the app pod Running and Ready',
+        async () => {
+          const cells = await row();
+          return cells?.[1] === '1/1' && cells[2] === 'Running';
+        },
+        500,
+        20_000,
+      );
+      expect(took).toBeGreaterThan(0);
+      seen.push(r.clock.now() - createdAt);
+      const ready = JSON.parse(
+        await r.ok('get', 'pod', 'app', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")]}'),
+      ) as { status: string; lastTransitionTime: string };
+      const startedAt = await r.ok(
+        'get',
+        'pod',
+        'app',
+        '-o',
+        'jsonpath={.status.containerStatuses[0].state.running.startedAt}',
+      );
+      expect(ready.status).toBe('True');
+      expect(ready.lastTransitionTime).toBe(startedAt);
+    }
+    expect(seen).toEqual([3000, 8000]);
+  }, 60_000);
 });
