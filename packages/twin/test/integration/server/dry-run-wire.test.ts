@@ -143,7 +143,7 @@ describe('an invalid dry run gets the same 422 as the real write', () => {
     const changed = daemonSet('immutable', 'agent:1', 'agent');
     changed.spec!.selector = { matchLabels: { app: 'agent', tier: 'x' } };
     changed.spec!.template.metadata!.labels = { app: 'agent', tier: 'x' };
-    changed.metadata!.resourceVersion = created.metadata?.resourceVersion;
+    changed.metadata!.resourceVersion = created.metadata?.resourceVersion ?? '';
     const put = (dryRun?: string) =>
       apiError(
         apps.replaceNamespacedDaemonSet({

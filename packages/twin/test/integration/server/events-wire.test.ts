@@ -84,8 +84,12 @@ beforeAll(async () => {
   stopWatch = await new Watch(kc).watch(
     '/apis/events.k8s.io/v1/events',
     { resourceVersion: list.metadata?.resourceVersion },
-    (type, event: EventsV1Event) => seen.push({ type, event }),
-    (err) => (watchEnded = err),
+    (type, event: EventsV1Event) => {
+      seen.push({ type, event });
+    },
+    (err: unknown) => {
+      watchEnded = err;
+    },
   );
 });
 

@@ -529,7 +529,9 @@ describe('client-node gets the 422 Invalid Status with every cause', () => {
       code: 422,
     });
     // Nothing was stored.
-    await expect(objects.read({ ...body, metadata: body.metadata ?? {} })).rejects.toMatchObject({
+    await expect(
+      objects.read({ ...body, metadata: { ...body.metadata, name } }),
+    ).rejects.toMatchObject({
       code: 404,
     });
   });
@@ -567,7 +569,10 @@ describe('updates judged by the update rules', () => {
       body: agent('agent'),
     });
     const changed = agent('agent-2');
-    changed.metadata = { ...changed.metadata, resourceVersion: created.metadata?.resourceVersion };
+    changed.metadata = {
+      ...changed.metadata,
+      resourceVersion: created.metadata?.resourceVersion ?? '',
+    };
     const error = await apiError(
       apps.replaceNamespacedDaemonSet({ name: 'agent', namespace: 'default', body: changed }),
     );
