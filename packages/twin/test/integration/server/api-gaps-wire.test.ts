@@ -114,6 +114,35 @@ describe('against the API server alone', () => {
     expect(clean.map((x) => x.get('warning'))).toEqual([null]);
   });
 
+  it('honours client-node’s fieldValidation on a patch: Strict is a 422 on the patch, Ignore is silent', async () => {
+    // A strict patch is decoded after it is applied, so the error names the patch
+    // (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go, strictErrs).
+    const core = kc.makeApiClient(CoreV1Api);
+    await core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'validated' }, data: { a: '1' } },
+    });
+    const patch = (fieldValidation: string, headers: Headers[]) =>
+      core.patchNamespacedConfigMap(
+        { name: 'validated', namespace: 'default', body: { bogus: 1 }, fieldValidation },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch, recordHeaders(headers)),
+      );
+    const strict = await apiError(patch('Strict', []));
+    expect(strict.code).toBe(422);
+    const status = JSON.parse(strict.body) as { message: string; reason: string };
+    expect(status.reason).toBe('Invalid');
+    expect(status.message).toMatch(
+      /^ "" is invalid: patch: Invalid value: "\{.*\\"bogus\\":1.*\}": strict decoding error: unknown field "bogus"$/,
+    );
+    const ignored: Headers[] = [];
+    const patched = await patch('Ignore', ignored);
+    expect(ignored.map((x) => x.get('warning'))).toEqual([null]);
+    expect((patched as Record<string, unknown>)['bogus']).toBeUndefined();
+    const warned: Headers[] = [];
+    await patch('Warn', warned);
+    expect(warned.map((x) => x.get('warning'))).toEqual(['299 - "unknown field \\"bogus\\""']);
+  });
+
   it('answers SelfSubjectAccessReviews allowed, and SelfSubjectRulesReviews with * rules', async () => {
     const authz = kc.makeApiClient(AuthorizationV1Api);
     const review = await authz.createSelfSubjectAccessReview({
