@@ -6,7 +6,8 @@
  * engine/plan-report.ts, which the Slack `plan` verb calls too.
  */
 import { KubeClusterDirectory } from '../adapters/kubernetes/directory.js';
-import { planAccepted, planReport } from '../engine/plan-report.js';
+import { planAccepted } from '../core/plan-result.js';
+import { planReport } from '../engine/plan-report.js';
 import { toUserMessage } from '../errors.js';
 import { systemClock } from '../ports/clock.js';
 import { planText } from '../views/plan-text.js';

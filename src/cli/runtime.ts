@@ -104,7 +104,14 @@ async function start(
     });
     registerCommands(bolt.app, {
       verbs,
-      services: { config, runs: execution.runs },
+      services: {
+        config,
+        runs: execution.runs,
+        directory: clusters,
+        chat,
+        runStore: execution.runs.store,
+        clock,
+      },
       logger,
       metrics,
     });

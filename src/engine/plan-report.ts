@@ -8,9 +8,10 @@
  */
 import { describe } from '../core/action-describe.js';
 import type { ClusterAction } from '../core/actions.js';
-import { canaryAllowed, type CanaryVerdict } from '../core/canary-allowed.js';
-import { suggestOrder, type OrderedNode } from '../core/node-order.js';
-import { planDiffs, type PlanDiff } from '../core/plan-diff.js';
+import { canaryAllowed } from '../core/canary-allowed.js';
+import { suggestOrder } from '../core/node-order.js';
+import { planDiffs } from '../core/plan-diff.js';
+import { DRY_RUN_ACCEPTED, type PlanReport } from '../core/plan-result.js';
 import { isUnchanged } from '../core/plan-unchanged.js';
 import { groupByPool } from '../core/pools.js';
 import type { ClusterConfig } from '../config.js';
@@ -19,29 +20,6 @@ import type { Clock } from '../ports/clock.js';
 import type { ClusterPort } from '../ports/cluster.js';
 import { preflightRun } from './preflight-run.js';
 import { computePlan } from './steps/canary-plan.js';
-
-/** What the dry run said: the acceptance sentence, or one line per refused write. */
-export const DRY_RUN_ACCEPTED = 'every write accepted by the API server (dryRun=All)';
-
-/** The plan as `plan --format json` prints it (the field order is the JSON's). */
-export interface PlanReport {
-  cluster: string;
-  node?: string;
-  hash: string;
-  /** The platform's name, e.g. `kubeadm`, `Amazon EKS`. */
-  platform: string;
-  canary: CanaryVerdict;
-  /** Each action described, `(already so)` when the cluster already has it. */
-  actions: string[];
-  /** {@link DRY_RUN_ACCEPTED}, or `<action>: <why>` for every write the API server refused. */
-  dryRun: string | string[];
-  /** Configuration carried into `nftables.*`. */
-  changes: string[];
-  /** IPVS-only settings with no nftables equivalent. */
-  dropped: string[];
-  diffs: PlanDiff[];
-  order: OrderedNode[];
-}
 
 export interface PlanSources {
   cluster: ClusterPort;
@@ -54,16 +32,6 @@ export interface PlanSources {
 /** A cluster that cannot be planned (no kube-proxy DaemonSet, an unknown node, …). */
 export interface PlanProblem {
   problem: string;
-}
-
-/** The writes the API server refused in the dry run (none: the plan can be applied as shown). */
-export function dryRunRefusals(report: Pick<PlanReport, 'dryRun'>): readonly string[] {
-  return Array.isArray(report.dryRun) ? report.dryRun : [];
-}
-
-/** Whether a cutover with this plan would get past its plan and canary gates. */
-export function planAccepted(report: Pick<PlanReport, 'dryRun' | 'canary'>): boolean {
-  return dryRunRefusals(report).length === 0 && report.canary.allowed;
 }
 
 export async function planReport(src: PlanSources): Promise<PlanReport | PlanProblem> {
@@ -94,7 +62,11 @@ export async function planReport(src: PlanSources): Promise<PlanReport | PlanPro
     for (const node of f.subjects)
       blocked.set(node, [...(blocked.get(node) ?? []), `${f.check}: ${f.title}`]);
   }
-  const order = suggestOrder(snapshot.nodes, groupByPool(snapshot.nodes, config.poolLabel), blocked);
+  const order = suggestOrder(
+    snapshot.nodes,
+    groupByPool(snapshot.nodes, config.poolLabel),
+    blocked,
+  );
   // The same verdict the node pre-flight applies before any write: a plan for a platform that
   // owns kube-proxy is shown (people plan before they ask) but says it will be refused.
   const canary = canaryAllowed(platform, report.findings, {

@@ -1,5 +1,5 @@
 /** `proxy-migrate plan` for a terminal: verdict, numbered actions, dry run, config, diffs, order. */
-import { dryRunRefusals, type PlanReport } from '../engine/plan-report.js';
+import { dryRunRefusals, type PlanReport } from '../core/plan-result.js';
 
 export function planText(result: PlanReport): string {
   const { canary, order } = result;
