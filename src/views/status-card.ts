@@ -1,6 +1,6 @@
 /**
  * `status` in Slack: where a migration stands, as the terminal's `status` (views/status-text.ts)
- * shows it. The card: nodes by the mode kube-proxy reports, the nodes a migration touched (label,
+ * shows it. The card: nodes by the mode kube-proxy reports, the nodes to look at (label,
  * kube-proxy, last result), runs in flight, the lock's holder and the invariants, each broken one
  * with its repair. What does not fit one message follows in its thread.
  */
@@ -61,7 +61,7 @@ function migrating(s: ClusterStatus): string[] {
   if (nodes.length === 0) return [];
   const more = nodes.length - MAX_DETAILED;
   return [
-    `*Nodes the migration touched* (${nodes.length})\n${nodes
+    `*Nodes to look at* (${nodes.length}: labelled, with a result, not Ready, or not one kube-proxy)\n${nodes
       .slice(0, MAX_DETAILED)
       .map(nodeLine)
       .join('\n')}${more > 0 ? `\n… and ${more} more` : ''}`,

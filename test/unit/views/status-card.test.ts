@@ -62,7 +62,7 @@ describe('status card', () => {
     expect(text).toContain('*Runs in flight:* none');
     expect(text).toContain(':unlock: *Cluster lock:* free');
     expect(text).toContain(':white_check_mark: *Invariants:* all hold');
-    expect(text).not.toContain('Nodes the migration touched');
+    expect(text).not.toContain('Nodes to look at');
     expect(card).toMatchSnapshot();
   });
 
