@@ -123,7 +123,15 @@ async function start(
         (await groups.members(cluster.approvers.groups)).has(userId));
     registerCommands(bolt.app, {
       verbs,
-      services: { config, runs: execution.runs, isApprover },
+      services: {
+        config,
+        runs: execution.runs,
+        isApprover,
+        directory: clusters,
+        chat,
+        runStore: execution.runs.store,
+        clock,
+      },
       logger,
       metrics,
     });

@@ -2,14 +2,18 @@
 import { clustersVerb } from './clusters.js';
 import { cutoverVerb } from './cutover.js';
 import { helpVerb } from './help.js';
+import { planVerb } from './plan.js';
 import { preflightVerb } from './preflight.js';
 import { rollbackVerb } from './rollback.js';
+import { statusVerb } from './status.js';
 import type { Verb } from './types.js';
 
 export const verbs: readonly Verb[] = [
   helpVerb(() => verbs),
   clustersVerb,
   preflightVerb,
+  planVerb,
   cutoverVerb,
   rollbackVerb,
+  statusVerb,
 ];

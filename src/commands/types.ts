@@ -5,7 +5,10 @@
 import type { AppConfig, ClusterConfig } from '../config.js';
 import type { RunRequest } from '../engine/runs.js';
 import type { Logger } from '../log.js';
-import type { ChatMessage } from '../ports/chat.js';
+import type { ChatMessage, ChatPort } from '../ports/chat.js';
+import type { Clock } from '../ports/clock.js';
+import type { ClusterDirectory } from '../ports/cluster.js';
+import type { RunStore } from '../ports/run-store.js';
 
 export const SLASH_COMMAND = '/proxy-migrate';
 
@@ -18,6 +21,13 @@ export interface CommandServices {
    * an approver's `rollback` needs no second approval. Absent: every rollback asks for one.
    */
   isApprover?(cluster: ClusterConfig, userId: string, teamId: string): Promise<boolean>;
+  /** Read-only verbs (plan, status) read the clusters themselves, after the ack. */
+  directory: ClusterDirectory;
+  /** Messages visible to the channel and thread replies (plan, status). */
+  chat: ChatPort;
+  /** The runs `status` lists (runs in flight). */
+  runStore: RunStore;
+  clock: Clock;
 }
 
 export interface VerbRequest {

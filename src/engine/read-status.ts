@@ -15,10 +15,11 @@ import type { ClusterConfig } from '../config.js';
 import { proxyModeProbe } from '../probes/proxy-mode.js';
 import { probeContext } from '../probes/context.js';
 import { isProbeError } from '../probes/types.js';
-import type { ClusterPort } from '../ports/cluster.js';
+import type { ClusterDirectory, ClusterPort } from '../ports/cluster.js';
 import type { NodeShell } from '../ports/node-shell.js';
 import type { RunStore } from '../ports/run-store.js';
 import { mapLimit } from './concurrency.js';
+import { newRunId } from './run-id.js';
 
 export interface StatusSources {
   cluster: ClusterPort;
@@ -77,4 +78,34 @@ export async function readStatus(src: StatusSources): Promise<ClusterStatus> {
         : undefined,
     resultAnnotation: ANNOTATION_RESULT,
   });
+}
+
+export interface StatusRequest {
+  directory: ClusterDirectory;
+  config: ClusterConfig;
+  store: RunStore;
+  /** Read /proxyMode on every Ready node through short-lived probe pods (default on). */
+  probe: boolean;
+  now: Date;
+}
+
+/**
+ * `status` whoever asks (the terminal, the Slack verb): the probe shell for the modes, opened
+ * and closed around one {@link readStatus}.
+ */
+export async function statusOf(req: StatusRequest): Promise<ClusterStatus> {
+  const shell = req.probe
+    ? req.directory.nodeShell(req.config.name, newRunId('st', req.now))
+    : undefined;
+  try {
+    return await readStatus({
+      cluster: req.directory.get(req.config.name),
+      config: req.config,
+      ...(shell === undefined ? {} : { shell }),
+      store: req.store,
+      now: req.now,
+    });
+  } finally {
+    await shell?.close();
+  }
 }
