@@ -7,10 +7,22 @@ import type { Button, KnownBlock, SectionBlock } from '@slack/types';
 import type { Drift, RecordedDrift } from '../core/drift.js';
 import { ACTION } from '../interactions/ids.js';
 import type { ChatMessage } from '../ports/chat.js';
-import { SLACK_LIMITS, context, escape, section, truncate, utcTime } from './blocks.js';
+import {
+  BUDGET,
+  SLACK_LIMITS,
+  blockTextLength,
+  context,
+  escape,
+  section,
+  truncate,
+  utcTime,
+} from './blocks.js';
 
 /** Drifts shown with their own section and button; the rest are counted. */
 export const MAX_DRIFTS_SHOWN = 10;
+/** What each line around the drifts may take of the message's text budget. */
+const LIST_LINE = 1_000;
+const FRAME = 4 * LIST_LINE;
 
 export interface DriftAlertView {
   cluster: string;
@@ -43,14 +55,23 @@ function driftSection(d: Drift): SectionBlock {
 }
 
 export function driftAlertMessage(v: DriftAlertView): ChatMessage {
-  const shown = v.added.slice(0, MAX_DRIFTS_SHOWN);
-  const more = v.added.length - shown.length;
   const blocks: KnownBlock[] = [
     section(
       `:rotating_light: *Drift* · ${escape(v.cluster)} · ${plural(v.added.length, 'invariant')} broken while a migration is in progress`,
     ),
-    ...shown.map(driftSection),
   ];
+  // As many drifts as fit (each with its button) within Slack's total text for one message.
+  let size = blockTextLength(blocks) + FRAME;
+  let shown = 0;
+  for (const d of v.added.slice(0, MAX_DRIFTS_SHOWN)) {
+    const block = driftSection(d);
+    const length = blockTextLength([block]);
+    if (size + length > BUDGET.messageText) break;
+    blocks.push(block);
+    size += length;
+    shown += 1;
+  }
+  const more = v.added.length - shown;
   if (more > 0) {
     blocks.push(
       context(
@@ -61,12 +82,19 @@ export function driftAlertMessage(v: DriftAlertView): ChatMessage {
   if (v.ongoing.length > 0) {
     blocks.push(
       context(
-        `Still broken from an earlier alert: ${v.ongoing.map((d) => escape(name(d))).join(', ')}`,
+        truncate(
+          `Still broken from an earlier alert: ${v.ongoing.map((d) => escape(name(d))).join(', ')}`,
+          LIST_LINE,
+        ),
       ),
     );
   }
   if (v.cleared.length > 0) {
-    blocks.push(context(`Holds again: ${v.cleared.map((d) => escape(name(d))).join(', ')}`));
+    blocks.push(
+      context(
+        truncate(`Holds again: ${v.cleared.map((d) => escape(name(d))).join(', ')}`, LIST_LINE),
+      ),
+    );
   }
   blocks.push(
     context(
@@ -75,7 +103,7 @@ export function driftAlertMessage(v: DriftAlertView): ChatMessage {
   );
   const first = v.added[0];
   const text = truncate(
-    `Drift on ${v.cluster}: ${first === undefined ? 'invariants broken' : name(first)}${v.added.length > 1 ? ` and ${plural(v.added.length - 1, 'more')}` : ''}`,
+    `Drift on ${v.cluster}: ${first === undefined ? 'invariants broken' : name(first)}${v.added.length > 1 ? ` and ${`${v.added.length - 1} more`}` : ''}`,
     SLACK_LIMITS.sectionText,
   );
   return { text, blocks };
@@ -96,7 +124,10 @@ export function driftResolvedMessage(v: DriftResolvedView): ChatMessage {
     : v.remaining.length > 0
       ? `; ${plural(v.remaining.length, 'drift')} still broken: ${v.remaining.map(name).join(', ')}`
       : '';
-  const line = `Drift resolved on ${v.cluster}: ${what} ${v.cleared.length === 1 ? 'holds' : 'hold'} again${tail}.`;
+  const line = truncate(
+    `Drift resolved on ${v.cluster}: ${what} ${v.cleared.length === 1 ? 'holds' : 'hold'} again${tail}.`,
+    BUDGET.sectionText,
+  );
   return {
     text: truncate(line, SLACK_LIMITS.sectionText),
     blocks: [
