@@ -137,7 +137,8 @@ async function start(
     await execution
       .resume(`${role} started`)
       .catch((error: unknown) => logger.warn({ err: error }, 'could not look for unfinished runs'));
-    await execution.drift
+    // In the background: without Redis the queue waits for it (readiness says so meanwhile).
+    execution.drift
       ?.start()
       .catch((error: unknown) => logger.warn({ err: error }, 'could not schedule the drift guard'));
   } catch (error) {

@@ -67,7 +67,11 @@ afterAll(async () => {
 
 describe('drift guard', () => {
   it('schedules a check per cluster every 10 minutes by default, first at start', async () => {
-    const schedulers = await h.queue.getJobSchedulers(0, -1);
+    // Set up in the background at start, so a start without Redis is not held up.
+    const schedulers = await eventually('both schedulers', async () => {
+      const found = await h.queue.getJobSchedulers(0, -1);
+      return found.length === 2 ? found : undefined;
+    });
     expect(
       schedulers
         .map((s): unknown[] => [s.id ?? s.key, s.every, s.name, s.template?.data as unknown])
@@ -288,11 +292,16 @@ ${clusterB('    driftCheckMinutes: 0\n')}`,
       webClientOptions: { retryConfig: { retries: 0 } },
     });
     try {
-      const schedulers = await h.queue.getJobSchedulers(0, -1);
+      const schedulers = await eventually('cluster-gone’s scheduler to go', async () => {
+        const found = await h.queue.getJobSchedulers(0, -1);
+        return found.some((f) => (f.id ?? f.key) === 'drift.cluster-gone') ? undefined : found;
+      });
       expect(schedulers.map((s) => [s.id ?? s.key, s.every])).toEqual([
         ['drift.cluster-a', 180_000],
       ]);
-      expect(await store.record('cluster-gone')).toBeUndefined();
+      await eventually('cluster-gone’s record to go', async () =>
+        (await store.record('cluster-gone')) === undefined ? true : undefined,
+      );
       expect(await store.drift('dr-gone')).toBeUndefined();
       expect((await next.driftCheck('cluster-b')).outcome).toBe('off');
     } finally {
