@@ -104,7 +104,12 @@ describe('drift guard', () => {
     });
     const run = await h.bot.runs.waitFor(id, 60_000);
     expect(run.outcome, run.reason).toBe('verified');
-    expect(outcome(await h.bot.driftCheck('cluster-a'))).toBe('nothing:unchanged');
+    // The run ends, then gives the cluster lock back; until then the guard decides nothing.
+    const settled = await eventually('the cluster lock to be free', async () => {
+      const seen = outcome(await h.bot.driftCheck('cluster-a'));
+      return seen === 'nothing:run-in-flight' ? undefined : seen;
+    });
+    expect(settled).toBe('nothing:unchanged');
     expect(ops()).toHaveLength(0);
   }, 90_000);
 
