@@ -116,6 +116,16 @@ const clusterSchema = z
     swapDeadlineSeconds: z.number().int().min(10).max(3_600).default(120),
     /** How long after Ready a node's dataplane may take to pass every verification. */
     verifyDeadlineSeconds: z.number().int().min(5).max(3_600).default(60),
+    /**
+     * How often the drift guard checks the migration's invariants while one is in progress, in
+     * minutes; 0 turns it off. It posts in the first of `channels`.
+     */
+    driftCheckMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 60)
+      .default(10),
     /** A failed verification or missed deadline after a write rolls the node back. */
     autoRollback: z.boolean().default(true),
     /**

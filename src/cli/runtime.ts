@@ -14,6 +14,7 @@ import { SlackGroupMembers } from '../adapters/slack/user-groups.js';
 import { verbs } from '../commands/index.js';
 import { registerCommands } from '../commands/register.js';
 import type { AppConfig, ClusterConfig, SlackConfig } from '../config.js';
+import type { DriftCheckResult } from '../engine/drift-guard.js';
 import { LogRunObserver } from '../engine/observers/log.js';
 import { SlackRunObserver } from '../engine/observers/slack.js';
 import { planHashNow } from '../engine/plan-at-click.js';
@@ -45,6 +46,8 @@ export interface RunningProcess {
   /** Starts, signals and reads runs (the bot's slash commands use it; so do tests). */
   runs: Runs;
   executor: ExecutorKind;
+  /** Runs one cluster's drift check now, as its scheduled job does. */
+  driftCheck(cluster: string): Promise<DriftCheckResult>;
   /** Graceful stop: readiness off, no new work, active jobs finish (or are handed back), close. */
   stop(): Promise<void>;
 }
@@ -102,6 +105,7 @@ async function start(
     logger,
     environment: new DefaultRunEnvironment(config.clusters, clusters, chat, clock, logger),
     observers: [slackObserver, new LogRunObserver(logger)],
+    drift: { clusters: config.clusters, directory: clusters, chat },
   });
   late.runs = execution.runs;
 
@@ -169,6 +173,10 @@ async function start(
     await execution
       .resume(`${role} started`)
       .catch((error: unknown) => logger.warn({ err: error }, 'could not look for unfinished runs'));
+    // In the background: without Redis the queue waits for it (readiness says so meanwhile).
+    execution.drift
+      ?.start()
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not schedule the drift guard'));
   } catch (error) {
     // The worker is already taking jobs: hand them back rather than let exit cut them off.
     clearInterval(recheck);
@@ -190,6 +198,9 @@ async function start(
     metrics,
     executor: execution.kind,
     runs: execution.runs,
+    driftCheck: (cluster) =>
+      execution.drift?.check(cluster) ??
+      Promise.resolve({ outcome: 'off', reason: 'no drift guard in this process' }),
     stop: async () => {
       clearInterval(recheck);
       logger.info('stopping: no new Slack requests or jobs');

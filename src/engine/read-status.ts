@@ -32,12 +32,13 @@ export interface StatusSources {
 
 export async function readStatus(src: StatusSources): Promise<ClusterStatus> {
   const { cluster, config } = src;
-  const [nodes, daemonSets, pods, lease, runs] = await Promise.all([
+  const [nodes, daemonSets, pods, lease, runs, canaryConfigMap] = await Promise.all([
     cluster.listNodes(),
     cluster.listDaemonSets(KUBE_SYSTEM),
     cluster.listPods('metadata.namespace=kube-system'),
     cluster.getLease(KUBE_SYSTEM, LOCK_LEASE_NAME),
     src.store.list({ cluster: config.name, limit: 200 }),
+    cluster.getConfigMap(KUBE_SYSTEM, CANARY_NAME),
   ]);
   const original = findKubeProxyDaemonSet(daemonSets);
   const canary = daemonSets.find((d) => d.metadata.name === CANARY_NAME);
@@ -69,6 +70,7 @@ export async function readStatus(src: StatusSources): Promise<ClusterStatus> {
     pods,
     original,
     canary,
+    canaryConfigMap: canaryConfigMap !== undefined,
     label: config.migrationLabel,
     modes,
     runs,
