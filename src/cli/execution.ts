@@ -56,6 +56,8 @@ export interface DriftControl {
   start(): Promise<void>;
   /** Runs one cluster's check now, as its scheduled job would. */
   check(cluster: string): Promise<DriftCheckResult>;
+  /** What the checks keep: the repair button reads its drift here. */
+  store: DriftStore;
 }
 
 /** What the drift guard needs besides the executor's own run store. */
@@ -150,13 +152,15 @@ export function startExecution(options: ExecutionOptions): Execution {
     const scheduler = new LocalScheduler(logger);
     const engine = engineFor(options, store, scheduler);
     scheduler.bind(engine);
-    const guard = driftGuard(options, store, new MemoryDriftStore());
+    const driftStore = new MemoryDriftStore();
+    const guard = driftGuard(options, store, driftStore);
     const timers: NodeJS.Timeout[] = [];
     return {
       ...(guard === undefined
         ? {}
         : {
             drift: {
+              store: driftStore,
               check: (cluster) => guard.check(cluster),
               // No job scheduler without Redis: a timer per cluster, state in memory (a restart
               // posts a drift that still holds once more).
@@ -205,7 +209,8 @@ export function startExecution(options: ExecutionOptions): Execution {
   queue.on('error', (error) => logger.debug({ err: error }, 'queue error'));
   const store = new RedisRunStore(storeRedis, config.queuePrefix);
   const engine = engineFor(options, store, new BullmqScheduler(queue));
-  const guard = driftGuard(options, store, new RedisDriftStore(storeRedis, config.queuePrefix));
+  const driftStore = new RedisDriftStore(storeRedis, config.queuePrefix);
+  const guard = driftGuard(options, store, driftStore);
   const worker = createRunWorker({
     connection: workerRedis,
     prefix: config.queuePrefix,
@@ -224,6 +229,7 @@ export function startExecution(options: ExecutionOptions): Execution {
       ? {}
       : {
           drift: {
+            store: driftStore,
             check: (cluster) => guard.check(cluster),
             start: async () => {
               const wanted = driftSchedule(guard, logger);

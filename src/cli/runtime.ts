@@ -145,6 +145,7 @@ async function start(
       homeTeamId: identity.teamId,
       groups,
       planHashNow: (state) => planHashNow(state, config.clusters, clusters),
+      ...(execution.drift === undefined ? {} : { drifts: execution.drift.store }),
       clock,
       logger,
     });

@@ -5,7 +5,7 @@
  * which step comes next. A new runbook is a new list, not new plumbing.
  */
 
-export const runKinds = ['preflight', 'cutover', 'rollback'] as const;
+export const runKinds = ['preflight', 'cutover', 'rollback', 'repair'] as const;
 export type RunKind = (typeof runKinds)[number];
 
 export const stepKinds = [

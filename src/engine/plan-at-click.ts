@@ -15,7 +15,7 @@ export async function planHashNow(
   clusters: readonly ClusterConfig[],
   directory: ClusterDirectory,
 ): Promise<{ hash: string } | { problem: string }> {
-  if (state.kind !== 'cutover') {
+  if (state.kind !== 'cutover' && state.kind !== 'repair') {
     return state.planHash === undefined
       ? { problem: 'the run has no plan' }
       : { hash: state.planHash };

@@ -10,7 +10,12 @@ import type { RunStore } from '../ports/run-store.js';
 import type { RunEngine, SignalResult } from './run-engine.js';
 import { newRunId } from './run-id.js';
 
-const idPrefix: Record<RunKind, string> = { preflight: 'pf', cutover: 'co', rollback: 'rb' };
+const idPrefix: Record<RunKind, string> = {
+  preflight: 'pf',
+  cutover: 'co',
+  rollback: 'rb',
+  repair: 'rp',
+};
 
 export interface RunRequest {
   kind: RunKind;

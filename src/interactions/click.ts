@@ -8,8 +8,8 @@ import type { RunState } from '../core/run-state.js';
 import type { ClusterConfig } from '../config.js';
 import type { InteractionDeps } from './types.js';
 
-/** Run ids as runs.ts makes them (`co-…`, `rb-…`, `pf-…`); anything else is not a run. */
-const RUN_ID = /^(co|rb|pf)-[A-Za-z0-9-]{4,60}$/;
+/** Run ids as runs.ts makes them (`co-…`, `rb-…`, `pf-…`, `rp-…`); anything else is not a run. */
+const RUN_ID = /^(co|rb|pf|rp)-[A-Za-z0-9-]{4,60}$/;
 
 export interface ClickFacts {
   runId: string;

@@ -7,6 +7,7 @@ import type { App, RespondFn } from '@slack/bolt';
 import { approveClick, type ClickOutcome } from './approve.js';
 import { ACTION, VIEW } from './ids.js';
 import { readRejectForm, rejectClick, rejectSubmit } from './reject.js';
+import { repairDriftClick } from './repair-drift.js';
 import { rollbackClick } from './rollback.js';
 import type { InteractionDeps } from './types.js';
 
@@ -46,6 +47,11 @@ export function registerInteractions(app: App, deps: InteractionDeps): void {
   app.action(ACTION.approve, async ({ ack, body, respond }) => {
     await ack();
     await guarded(deps, viaResponseUrl(respond), 'approve', () => approveClick(deps, body));
+  });
+
+  app.action(ACTION.repairDrift, async ({ ack, body, respond }) => {
+    await ack();
+    await guarded(deps, viaResponseUrl(respond), 'repair', () => repairDriftClick(deps, body));
   });
 
   app.action(ACTION.rollback, async ({ ack, body, respond }) => {

@@ -10,6 +10,7 @@ import type { RunRequest } from '../engine/runs.js';
 import type { SignalResult } from '../engine/run-engine.js';
 import type { Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
+import type { DriftStore } from '../ports/drift-store.js';
 
 /** The engine as the handlers use it. */
 export interface InteractionRuns {
@@ -34,6 +35,8 @@ export interface InteractionDeps {
    * request showed; `problem` when it cannot be computed (which never approves).
    */
   planHashNow(state: RunState): Promise<{ hash: string } | { problem: string }>;
+  /** What the drift guard keeps (the repair button's drift); absent when the guard is off. */
+  drifts?: DriftStore;
   clock: Clock;
   logger: Logger;
 }

@@ -34,6 +34,11 @@ export interface DriftStore {
   /** Extends the TTL of drifts that still hold. */
   touchDrifts(ids: readonly string[], ttlMs: number): Promise<void>;
   deleteDrifts(ids: readonly string[]): Promise<void>;
+  /**
+   * The first repair request for drift `id` wins (a double click, two people at once): true
+   * once, false for every later call within `ttlMs`.
+   */
+  claimRepair(id: string, ttlMs: number): Promise<boolean>;
   /** One check per cluster at a time (a scheduled one and one asked for by hand). */
   tryLock(cluster: string, ttlMs: number): Promise<boolean>;
   unlock(cluster: string): Promise<void>;

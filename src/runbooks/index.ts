@@ -2,10 +2,12 @@
 import type { RunKind, Runbook } from '../core/runbook.js';
 import { cutoverRunbook } from './cutover.js';
 import { preflightRunbook } from './preflight.js';
+import { repairRunbook } from './repair.js';
 import { rollbackRunbook } from './rollback.js';
 
 export const runbooks: Readonly<Record<RunKind, Runbook>> = {
   preflight: preflightRunbook,
   cutover: cutoverRunbook,
   rollback: rollbackRunbook,
+  repair: repairRunbook,
 };

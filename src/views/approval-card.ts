@@ -35,8 +35,15 @@ function approverList(settings: ApproverSettings): string {
 
 function title(state: RunState): string {
   const pool = typeof state.facts['pool'] === 'string' ? ` (pool ${state.facts['pool']})` : '';
-  const what = state.kind === 'rollback' ? 'Rollback' : 'Cutover';
-  return `${what} requested · ${state.cluster} · node ${state.node ?? '?'}${pool}`;
+  const what = {
+    preflight: 'Pre-flight',
+    cutover: 'Cutover',
+    rollback: 'Rollback',
+    repair: 'Repair',
+  }[state.kind];
+  const target =
+    state.node === undefined ? 'original DaemonSet and canary objects' : `node ${state.node}`;
+  return `${what} requested · ${state.cluster} · ${target}${pool}`;
 }
 
 /** What the card says once the run no longer waits. */

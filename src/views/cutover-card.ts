@@ -70,7 +70,7 @@ function rollbackButton(state: RunState): ActionsBlock {
 }
 
 export function cutoverCard(state: RunState): ChatMessage {
-  const title = `${state.kind === 'rollback' ? 'Rollback' : 'Cutover'} · ${state.cluster} · ${state.node ?? '?'}`;
+  const title = `${runbooks[state.kind].title} · ${state.cluster} · ${state.node ?? 'original DaemonSet'}`;
   const head = `${emoji(state)} *${escape(title)}*\n${escapeKeepingMentions(headline(state))}`;
   const blocks: KnownBlock[] = [section(head)];
   const steps = stepLines(state, titlesOf(state));

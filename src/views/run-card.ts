@@ -57,6 +57,7 @@ export function runCard(state: RunState, progress?: CardProgress): ChatMessage {
       return preflightCard(state, progress);
     case 'cutover':
     case 'rollback':
+    case 'repair':
       return cutoverCard(state);
   }
 }

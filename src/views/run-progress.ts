@@ -8,13 +8,15 @@ const outcomeHeadline: Record<NonNullable<RunState['outcome']>, (s: RunState) =>
   verified: (s) =>
     s.options.dryRun
       ? `dry run of ${s.kind} on ${s.node ?? '?'}: nothing was written`
-      : s.kind === 'rollback'
-        ? `${s.node ?? '?'} is back on the original kube-proxy (IPVS), verified`
-        : `${s.node ?? '?'} now runs nftables, verified`,
-  refused: (s) => `${s.kind} of ${s.node ?? '?'} refused before any write`,
+      : s.kind === 'repair'
+        ? 'the original DaemonSet and the canary objects are as the migration needs them again, verified by a fresh plan'
+        : s.kind === 'rollback'
+          ? `${s.node ?? '?'} is back on the original kube-proxy (IPVS), verified`
+          : `${s.node ?? '?'} now runs nftables, verified`,
+  refused: (s) => `${s.kind} of ${s.node ?? 'the original DaemonSet'} refused before any write`,
   'rolled-back': (s) => `${s.node ?? '?'} was rolled back to IPVS and verified`,
   'needs-attention': (s) => `${s.node ?? '?'} needs a person`,
-  failed: (s) => `${s.kind} of ${s.node ?? '?'} failed before any write`,
+  failed: (s) => `${s.kind} of ${s.node ?? 'the original DaemonSet'} failed before any write`,
 };
 
 export function headline(state: RunState): string {
@@ -23,11 +25,11 @@ export function headline(state: RunState): string {
   const by = approved === undefined ? '' : ` · approved by ${actorName(approved.by)}`;
   switch (state.phase) {
     case 'awaiting-approval':
-      return `${state.kind} of ${state.node ?? '?'} waits for approval`;
+      return `${state.kind} of ${state.node ?? 'the original DaemonSet'} waits for approval`;
     case 'rolling-back':
       return `rolling ${state.node ?? '?'} back${by}`;
     default:
-      return `${state.kind} of ${state.node ?? '?'} in progress${by}`;
+      return `${state.kind} of ${state.node ?? 'the original DaemonSet'} in progress${by}`;
   }
 }
 

@@ -56,6 +56,10 @@ export class MemoryDriftStore implements DriftStore {
     return Promise.resolve();
   }
 
+  claimRepair(id: string, ttlMs: number): Promise<boolean> {
+    return this.tryLock(`repair:${id}`, ttlMs);
+  }
+
   tryLock(cluster: string, ttlMs: number): Promise<boolean> {
     const until = this.locks.get(cluster);
     if (until !== undefined && until > this.now()) return Promise.resolve(false);

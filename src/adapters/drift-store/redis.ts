@@ -38,7 +38,7 @@ export class RedisDriftStore implements DriftStore {
     private readonly prefix: string,
   ) {}
 
-  private key(kind: 'record' | 'id' | 'lock', name: string): string {
+  private key(kind: 'record' | 'id' | 'lock' | 'repair', name: string): string {
     return `${this.prefix}:drift:${kind}:${name}`;
   }
 
@@ -83,6 +83,12 @@ export class RedisDriftStore implements DriftStore {
     return guarded(async () => {
       await this.redis.del(...ids.map((id) => this.key('id', id)));
     });
+  }
+
+  claimRepair(id: string, ttlMs: number): Promise<boolean> {
+    return guarded(
+      async () => (await this.redis.set(this.key('repair', id), '1', 'PX', ttlMs, 'NX')) === 'OK',
+    );
   }
 
   tryLock(cluster: string, ttlMs: number): Promise<boolean> {

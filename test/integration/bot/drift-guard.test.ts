@@ -35,7 +35,9 @@ function clusterB(extra = ''): string {
 ${extra}`;
 }
 
-const ops = () => h.fake.messages.filter((m) => m.channel === 'C0OPS');
+// The guard's own posts (a repair run posts its cards in the same channel).
+const ops = () =>
+  h.fake.messages.filter((m) => m.channel === 'C0OPS' && m.text.startsWith('Drift'));
 const inB = () => h.fake.messages.filter((m) => m.channel === 'C0BEE');
 
 function driftOn(node: string): number {
@@ -53,7 +55,10 @@ beforeAll(async () => {
   dirB = await mkdtemp(join(tmpdir(), 'pm-drift-'));
   other = await startTwin({ scenario: 'kubeadm-ipvs' });
   await other.writeKubeconfig(join(dirB, 'kubeconfig'));
-  h = await startHarness({ extraClusters: clusterB() });
+  h = await startHarness({
+    extraClusters: clusterB(),
+    clusterAApprovers: '{ users: [U0BOB, U0DAVE] }',
+  });
   redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   store = new RedisDriftStore(redis, h.config.queuePrefix);
 }, 60_000);
@@ -186,48 +191,52 @@ describe('drift guard', () => {
     expect(inB()).toHaveLength(0);
   });
 
-  it('says resolved once when the DaemonSet is repaired, and forgets the drift', async () => {
+  it('repairs through the approval path from the alert’s button, then says resolved once', async () => {
     const before = ops()[0]!;
-    const ids = (before.blocks ?? []).flatMap((b) => {
+    const buttons = (before.blocks ?? []).flatMap((b) => {
       const accessory = (b as { accessory?: { value: string } }).accessory;
       return accessory === undefined ? [] : [accessory.value];
     });
-    const kubectl = kubectlWith(join(h.dir, 'kubeconfig.yaml'), h.dir);
-    const fixed = await kubectl(
-      'patch',
-      'daemonset',
-      'kube-proxy',
-      '-n',
-      'kube-system',
-      '--type=merge',
-      '-p',
-      JSON.stringify({
-        spec: {
-          template: {
-            spec: {
-              affinity: {
-                nodeAffinity: {
-                  requiredDuringSchedulingIgnoredDuringExecution: {
-                    nodeSelectorTerms: [
-                      {
-                        matchExpressions: [
-                          {
-                            key: 'proxy-migrate.io/mode',
-                            operator: 'NotIn',
-                            values: ['switching', 'nftables'],
-                          },
-                        ],
-                      },
-                    ],
-                  },
-                },
-              },
-            },
-          },
-        },
-      }),
+    const ids = buttons;
+    const drifts = await Promise.all(ids.map((id) => store.drift(id)));
+    const affinity = drifts.find((d) => d?.invariant === 'original-affinity')!;
+    const twoProxies = drifts.find((d) => d?.invariant === 'two-kube-proxies')!;
+    const press = (value: string, userId: string, responseId: string) =>
+      h.click(ACTION.repairDrift, before, { userId, value, responseId });
+    const answer = async (id: string) =>
+      String((await h.fake.waitFor((f) => f.responses.find((r) => r.id === id))).body['text']);
+
+    // A stranger may not; a drift the tool does not repair itself gets its repair in words.
+    await press(affinity.id, 'U0CAROL', 'repair-stranger');
+    expect(await answer('repair-stranger')).toMatch(/only an approver of cluster cluster-a/);
+    await press(twoProxies.id, 'U0BOB', 'repair-manual');
+    expect(await answer('repair-manual')).toMatch(/does not repair two-kube-proxies itself/);
+    // The approver's request starts a repair run, once, which asks a second approver.
+    await press(affinity.id, 'U0BOB', 'repair-1');
+    const requested = await answer('repair-1');
+    const runId = /run (rp-[a-z0-9-]+)/.exec(requested)?.[1] ?? '';
+    expect(runId, requested).not.toBe('');
+    await press(affinity.id, 'U0DAVE', 'repair-2');
+    expect(await answer('repair-2')).toMatch(/already requested/);
+    const approval = await h.fake.waitFor(
+      (f) =>
+        f.messages.find(
+          (m) =>
+            m.thread_ts !== undefined &&
+            JSON.stringify(m.blocks).includes(ACTION.approve) &&
+            JSON.stringify(m.blocks).includes(runId),
+        ),
+      30_000,
+      'the repair approval card',
     );
-    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(approval.text).toMatch(/^Repair requested · cluster-a · original DaemonSet/);
+    await h.click(ACTION.approve, approval, { userId: 'U0BOB', responseId: 'repair-own' });
+    expect(await answer('repair-own')).toMatch(/four-eyes/);
+    await h.click(ACTION.approve, approval, { userId: 'U0DAVE', responseId: 'repair-ok' });
+    const done = await h.bot.runs.waitFor(runId, 60_000);
+    expect(done.outcome, done.reason).toBe('verified');
+    expect(done.journal.map((j) => j.action.kind)).toContain('set-node-affinity');
+    expect(done.journal.every((j) => j.approvedBy?.kind === 'slack')).toBe(true);
     await eventually('the original’s pod to leave blue-1', () =>
       driftOn('blue-1') === 1 ? true : undefined,
     );
