@@ -49,6 +49,7 @@ export interface Reply {
 export interface Identity {
   baseUrl: () => string;
   teamId: string;
+  enterpriseId?: string;
   botUserId: string;
   botId: string;
 }
@@ -181,6 +182,9 @@ export class SlackWorkspace {
       team_id: teamId,
       user_id: botUserId,
       bot_id: botId,
+      ...(this.identity.enterpriseId === undefined
+        ? {}
+        : { enterprise_id: this.identity.enterpriseId }),
       is_enterprise_install: false,
     });
   }
