@@ -46,6 +46,8 @@ export interface SlashCommandOptions {
   channel_name?: string;
   trigger_id?: string;
   api_app_id?: string;
+  /** Present when the workspace is part of an Enterprise Grid org. */
+  enterprise_id?: string;
   token?: string;
 }
 
@@ -64,6 +66,7 @@ export function slashCommandBody(options: SlashCommandOptions): string {
     text: options.text,
     api_app_id: options.api_app_id ?? 'A0TEST',
     is_enterprise_install: 'false',
+    ...(options.enterprise_id === undefined ? {} : { enterprise_id: options.enterprise_id }),
     response_url: options.response_url,
     trigger_id: options.trigger_id ?? triggerId(),
   }).toString();

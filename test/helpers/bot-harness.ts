@@ -12,7 +12,7 @@ import { startBot, type RunningProcess, type RuntimeOverrides } from '../../src/
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { RUNS_QUEUE } from '../../src/engine/jobs.js';
 import { startTwin, type Twin } from '@proxy-migrate/twin';
-import { startFakeSlack, type FakeSlack } from '../fakes/fake-slack.js';
+import { startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../fakes/fake-slack.js';
 import { postSigned, slashCommandBody } from '../fakes/slack-signing.js';
 import { captureLog, type CapturedLog } from './log-capture.js';
 import { REDIS_URL, dropPrefix, uniquePrefix } from './redis.js';
@@ -44,6 +44,8 @@ export interface HarnessOptions {
   clusterAChannels?: string[];
   env?: Record<string, string>;
   overrides?: RuntimeOverrides;
+  /** The fake workspace's identity (team, Enterprise org) as auth.test reports it. */
+  slack?: FakeSlackOptions;
 }
 
 export interface BotHarness {
@@ -67,7 +69,7 @@ export interface BotHarness {
 
 export async function startHarness(options: HarnessOptions = {}): Promise<BotHarness> {
   const dir = await mkdtemp(join(tmpdir(), 'pm-bot-'));
-  const fake = await startFakeSlack();
+  const fake = await startFakeSlack(options.slack);
   const twin = await startTwin({ scenario: options.scenario ?? 'kubeadm-ipvs' });
   const kubeconfig = join(dir, 'kubeconfig.yaml');
   await twin.writeKubeconfig(kubeconfig);

@@ -148,6 +148,7 @@ export function parseSlackBody(rawBody: Buffer, contentType: Header): SlackBody 
   // Shapes Bolt reads without looking: an action without its actions, a view without its view.
   if (ACTION_TYPES.includes(body.type) && !Array.isArray(body.actions)) return 'body-unknown';
   if (VIEW_TYPES.includes(body.type) && !isObject(body.view)) return 'body-unknown';
+  if (typeof field(body.user, 'id') !== 'string') return 'body-unknown';
   return { kind: 'interaction', body };
 }
 
@@ -205,7 +206,10 @@ export function originOf({ kind, body }: SlackBody): Origin {
         (VIEW_TYPES.includes(body.type)
           ? str(field(body.view, 'app_installed_team_id'))
           : undefined) ?? str(field(body.team, 'id'));
-      enterpriseId = str(field(body.enterprise, 'id')) ?? str(body.enterprise_id);
+      enterpriseId =
+        str(field(body.enterprise, 'id')) ??
+        str(field(body.team, 'enterprise_id')) ??
+        str(body.enterprise_id);
       break;
     case 'url-verification':
       break;
