@@ -109,6 +109,11 @@ const clusterSchema = z
       })
       .default({ users: [], groups: [] }),
     fourEyes: z.boolean().default(true),
+    /**
+     * A rollback by the cutover's requester or an approver (the Rollback button, or the slash
+     * command from an approver) needs no second approval unless this is set.
+     */
+    rollbackNeedsApproval: z.boolean().default(false),
     approvalTtlMinutes: z
       .number()
       .int()
@@ -121,6 +126,16 @@ const clusterSchema = z
     swapDeadlineSeconds: z.number().int().min(10).max(3_600).default(120),
     /** How long after Ready a node's dataplane may take to pass every verification. */
     verifyDeadlineSeconds: z.number().int().min(5).max(3_600).default(60),
+    /**
+     * How often the drift guard checks the migration's invariants while one is in progress, in
+     * minutes; 0 turns it off. It posts in the first of `channels`.
+     */
+    driftCheckMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 60)
+      .default(10),
     /** A failed verification or missed deadline after a write rolls the node back. */
     autoRollback: z.boolean().default(true),
     /**

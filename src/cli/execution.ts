@@ -7,11 +7,14 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Metrics } from '../adapters/metrics.js';
 import { closeRedis, createRedis } from '../adapters/redis.js';
+import { MemoryDriftStore } from '../adapters/drift-store/memory.js';
+import { RedisDriftStore } from '../adapters/drift-store/redis.js';
 import { MemoryRunStore } from '../adapters/run-store/memory.js';
 import { RedisRunStore } from '../adapters/run-store/redis.js';
-import type { AppConfig } from '../config.js';
+import type { AppConfig, ClusterConfig } from '../config.js';
 import { withDeadline } from '../core/deadline.js';
-import { BullmqScheduler } from '../engine/bullmq-scheduler.js';
+import { BullmqScheduler, syncDriftSchedulers } from '../engine/bullmq-scheduler.js';
+import { DriftGuard, driftGuardSetting, type DriftCheckResult } from '../engine/drift-guard.js';
 import { RUNS_QUEUE } from '../engine/jobs.js';
 import { LocalScheduler } from '../engine/local-scheduler.js';
 import type { RunObserver } from '../engine/observer.js';
@@ -23,7 +26,10 @@ import { executors } from '../engine/steps/index.js';
 import { createRunWorker } from '../engine/worker.js';
 import type { Logger } from '../log.js';
 import type { RunState } from '../core/run-state.js';
+import type { ChatPort } from '../ports/chat.js';
 import type { Clock } from '../ports/clock.js';
+import type { ClusterDirectory } from '../ports/cluster.js';
+import type { DriftStore } from '../ports/drift-store.js';
 import type { RunStore } from '../ports/run-store.js';
 import { runbooks } from '../runbooks/index.js';
 import { CLOSE_STEP_MS, closeStep } from './shutdown.js';
@@ -41,6 +47,22 @@ export interface Execution {
   resume(reason: string, filter?: (state: RunState) => boolean): Promise<string[]>;
   /** Stop taking work; running steps get `graceMs` to finish, then are handed back. */
   stop(graceMs: number): Promise<void>;
+  /** The drift guard, when the process talks to Slack. */
+  drift?: DriftControl;
+}
+
+export interface DriftControl {
+  /** Schedules every cluster's check (BullMQ job schedulers, or timers in this process). */
+  start(): Promise<void>;
+  /** Runs one cluster's check now, as its scheduled job would. */
+  check(cluster: string): Promise<DriftCheckResult>;
+}
+
+/** What the drift guard needs besides the executor's own run store. */
+export interface DriftGuardDeps {
+  clusters: readonly ClusterConfig[];
+  directory: ClusterDirectory;
+  chat: ChatPort;
 }
 
 const REDIS_PING_DEADLINE_MS = 1_000;
@@ -65,6 +87,8 @@ export interface ExecutionOptions {
   logger: Logger;
   /** Another store for the in-process executor (the terminal's files); default memory. */
   store?: RunStore;
+  /** Turns the drift guard on (bot and worker); the terminal has none. */
+  drift?: DriftGuardDeps;
 }
 
 function engineFor(
@@ -82,6 +106,29 @@ function engineFor(
     clock: options.clock,
     logger: options.logger,
     owner: ownerIdentity(),
+  });
+}
+
+function driftGuard(
+  options: ExecutionOptions,
+  runs: RunStore,
+  state: DriftStore,
+): DriftGuard | undefined {
+  const deps = options.drift;
+  if (deps === undefined) return undefined;
+  return new DriftGuard({ ...deps, runs, state, clock: options.clock, logger: options.logger });
+}
+
+/** Clusters whose guard is on, with their interval; the others are logged with the reason. */
+function driftSchedule(
+  guard: DriftGuard,
+  logger: Logger,
+): { cluster: string; everyMinutes: number }[] {
+  return guard.clusters.flatMap((c) => {
+    const setting = driftGuardSetting(c);
+    if (setting.on) return [{ cluster: c.name, everyMinutes: setting.everyMinutes }];
+    logger.info({ cluster: c.name, reason: setting.reason }, 'drift guard off for this cluster');
+    return [];
   });
 }
 
@@ -103,13 +150,44 @@ export function startExecution(options: ExecutionOptions): Execution {
     const scheduler = new LocalScheduler(logger);
     const engine = engineFor(options, store, scheduler);
     scheduler.bind(engine);
+    const guard = driftGuard(options, store, new MemoryDriftStore());
+    const timers: NodeJS.Timeout[] = [];
     return {
+      ...(guard === undefined
+        ? {}
+        : {
+            drift: {
+              check: (cluster) => guard.check(cluster),
+              // No job scheduler without Redis: a timer per cluster, state in memory (a restart
+              // posts a drift that still holds once more).
+              start: () => {
+                const wanted = driftSchedule(guard, logger);
+                for (const { cluster, everyMinutes } of wanted) {
+                  const timer = setInterval(() => {
+                    guard
+                      .check(cluster)
+                      .catch((error: unknown) =>
+                        logger.warn({ err: error, cluster }, 'drift check failed'),
+                      );
+                  }, everyMinutes * 60_000);
+                  timer.unref();
+                  timers.push(timer);
+                }
+                logger.info(
+                  { clusters: wanted.map((w) => w.cluster) },
+                  'drift guard: in-process timers (no Redis), state in memory',
+                );
+                return Promise.resolve();
+              },
+            },
+          }),
       kind: 'in-process',
       runs: new Runs(engine, store, () => scheduler.idle()),
       checks: () => Promise.resolve({}),
       metricsText: () => Promise.resolve(''),
       resume: (reason, filter) => resume(engine, reason, filter),
       stop: async (graceMs) => {
+        for (const timer of timers) clearInterval(timer);
         engine.stop();
         await scheduler.close(graceMs);
         await options.environment.close();
@@ -127,12 +205,14 @@ export function startExecution(options: ExecutionOptions): Execution {
   queue.on('error', (error) => logger.debug({ err: error }, 'queue error'));
   const store = new RedisRunStore(storeRedis, config.queuePrefix);
   const engine = engineFor(options, store, new BullmqScheduler(queue));
+  const guard = driftGuard(options, store, new RedisDriftStore(storeRedis, config.queuePrefix));
   const worker = createRunWorker({
     connection: workerRedis,
     prefix: config.queuePrefix,
     concurrency: config.workerConcurrency,
     logger,
     engine,
+    ...(guard === undefined ? {} : { driftCheck: (cluster: string) => guard.check(cluster) }),
   });
   worker.on('completed', (job) => metrics.jobs.inc({ job: job.name, outcome: 'completed' }));
   worker.on('failed', (job) =>
@@ -140,6 +220,25 @@ export function startExecution(options: ExecutionOptions): Execution {
   );
 
   return {
+    ...(guard === undefined
+      ? {}
+      : {
+          drift: {
+            check: (cluster) => guard.check(cluster),
+            start: async () => {
+              const wanted = driftSchedule(guard, logger);
+              const removed = await syncDriftSchedulers(queue, wanted);
+              // Nothing the guard kept outlives its cluster's guard.
+              const on = new Set(wanted.map((w) => w.cluster));
+              const forgotten = [...new Set([...removed, ...guard.clusters.map((c) => c.name)])];
+              await Promise.all(forgotten.filter((c) => !on.has(c)).map((c) => guard.forget(c)));
+              logger.info(
+                { clusters: wanted.map((w) => w.cluster), removed },
+                'drift guard: BullMQ job schedulers',
+              );
+            },
+          },
+        }),
     kind: 'bullmq',
     runs: new Runs(engine, store),
     checks: async () => ({ redis: await redisCheck(workerRedis) }),

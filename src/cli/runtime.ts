@@ -19,12 +19,16 @@ import { createMetrics, type Metrics } from '../adapters/metrics.js';
 import { createBoltApp, createWebClient, verifySlackAuth } from '../adapters/slack/bolt-app.js';
 import { SlackChat } from '../adapters/slack/chat.js';
 import { registerUnhandledInteractions } from '../adapters/slack/unhandled-interactions.js';
+import { SlackGroupMembers } from '../adapters/slack/user-groups.js';
 import { verbs } from '../commands/index.js';
 import { registerCommands } from '../commands/register.js';
-import type { AppConfig, SlackConfig } from '../config.js';
+import type { AppConfig, ClusterConfig, SlackConfig } from '../config.js';
+import type { DriftCheckResult } from '../engine/drift-guard.js';
 import { LogRunObserver } from '../engine/observers/log.js';
 import { SlackRunObserver } from '../engine/observers/slack.js';
+import { planHashNow } from '../engine/plan-at-click.js';
 import { DefaultRunEnvironment } from '../engine/run-environment.js';
+import { registerInteractions } from '../interactions/register.js';
 import type { Runs } from '../engine/runs.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -51,6 +55,8 @@ export interface RunningProcess {
   /** Starts, signals and reads runs (the bot's slash commands use it; so do tests). */
   runs: Runs;
   executor: ExecutorKind;
+  /** Runs one cluster's drift check now, as its scheduled job does. */
+  driftCheck(cluster: string): Promise<DriftCheckResult>;
   /** Graceful stop: readiness off, no new work, active jobs finish (or are handed back), close. */
   stop(): Promise<void>;
 }
@@ -94,6 +100,12 @@ async function start(
   const chat = new SlackChat(client);
   const clusters = overrides.clusters ?? new KubeClusterDirectory(config, logger, overrides.kube);
   const clock = overrides.clock ?? systemClock;
+  // The Slack observer keeps message ts on runs through the engine it observes.
+  const late: { runs?: Runs } = {};
+  const slackObserver = new SlackRunObserver(chat, logger, {
+    clusters: config.clusters,
+    record: (runId, facts) => late.runs?.record(runId, facts) ?? Promise.resolve(),
+  });
   const execution = startExecution({
     kind: overrides.executor ?? 'bullmq',
     config,
@@ -101,8 +113,10 @@ async function start(
     clock,
     logger,
     environment: new DefaultRunEnvironment(config.clusters, clusters, chat, clock, logger),
-    observers: [new SlackRunObserver(chat, logger), new LogRunObserver(logger)],
+    observers: [slackObserver, new LogRunObserver(logger)],
+    drift: { clusters: config.clusters, directory: clusters, chat },
   });
+  late.runs = execution.runs;
 
   const bolt =
     role === 'bot' ? createBoltApp(slack, identity, logger, overrides.webClientOptions) : undefined;
@@ -111,13 +125,39 @@ async function start(
       logger.error({ err: error }, 'unhandled error in a Slack listener');
       return Promise.resolve();
     });
+    const groups = new SlackGroupMembers(client, logger);
+    const isApprover = async (
+      cluster: ClusterConfig,
+      userId: string,
+      teamId: string,
+    ): Promise<boolean> =>
+      teamId === identity.teamId &&
+      (cluster.approvers.users.includes(userId) ||
+        (await groups.members(cluster.approvers.groups)).has(userId));
     registerCommands(bolt.app, {
       verbs,
-      services: { config, runs: execution.runs },
+      services: {
+        config,
+        runs: execution.runs,
+        isApprover,
+        directory: clusters,
+        chat,
+        runStore: execution.runs.store,
+        clock,
+      },
       logger,
       metrics,
     });
     registerUnhandledInteractions(bolt.app, logger);
+    registerInteractions(bolt.app, {
+      config,
+      runs: execution.runs,
+      homeTeamId: identity.teamId,
+      groups,
+      planHashNow: (state) => planHashNow(state, config.clusters, clusters),
+      clock,
+      logger,
+    });
   }
 
   // Requests already served, shared by every replica through Redis (in this process otherwise).
@@ -170,6 +210,10 @@ async function start(
     await execution
       .resume(`${role} started`)
       .catch((error: unknown) => logger.warn({ err: error }, 'could not look for unfinished runs'));
+    // In the background: without Redis the queue waits for it (readiness says so meanwhile).
+    execution.drift
+      ?.start()
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not schedule the drift guard'));
   } catch (error) {
     // The worker is already taking jobs: hand them back rather than let exit cut them off.
     clearInterval(recheck);
@@ -192,6 +236,9 @@ async function start(
     metrics,
     executor: execution.kind,
     runs: execution.runs,
+    driftCheck: (cluster) =>
+      execution.drift?.check(cluster) ??
+      Promise.resolve({ outcome: 'off', reason: 'no drift guard in this process' }),
     stop: async () => {
       clearInterval(recheck);
       logger.info('stopping: no new Slack requests or jobs');

@@ -1,6 +1,5 @@
-/** The terminal `status`: read through the real adapters, judge with core, print. */
-import { newRunId } from '../engine/run-id.js';
-import { readStatus } from '../engine/read-status.js';
+/** The terminal `status`: read through the real adapters (engine/read-status.ts, which the Slack verb shares), judge with core, print. */
+import { statusOf } from '../engine/read-status.js';
 import { toUserMessage } from '../errors.js';
 import { statusText } from '../views/status-text.js';
 import { resolveTerminalCluster, terminalLogger } from './terminal-cluster.js';
@@ -28,15 +27,12 @@ export async function runStatus(io: CliIo, args: StatusArgs): Promise<number> {
     resolved.runStore,
     false,
   );
-  const shell = args.probe
-    ? terminal.directory.nodeShell(resolved.cluster.name, newRunId('st', new Date()))
-    : undefined;
   try {
-    const status = await readStatus({
-      cluster: terminal.directory.get(resolved.cluster.name),
+    const status = await statusOf({
+      directory: terminal.directory,
       config: resolved.cluster,
-      ...(shell === undefined ? {} : { shell }),
       store: terminal.store,
+      probe: args.probe,
       now: new Date(),
     });
     io.stdout.write(
@@ -47,7 +43,6 @@ export async function runStatus(io: CliIo, args: StatusArgs): Promise<number> {
     io.stderr.write(`${toUserMessage(error)}\n`);
     return EXIT.failure;
   } finally {
-    await shell?.close();
     await terminal.close();
   }
 }

@@ -2,10 +2,13 @@
  * What a Slack verb is and what it gets. A verb validates its arguments with pure code, acks
  * (within Slack's 3 seconds, before any Redis or Kubernetes call), then does its slow work.
  */
-import type { AppConfig } from '../config.js';
+import type { AppConfig, ClusterConfig } from '../config.js';
 import type { RunRequest } from '../engine/runs.js';
 import type { Logger } from '../log.js';
-import type { ChatMessage } from '../ports/chat.js';
+import type { ChatMessage, ChatPort } from '../ports/chat.js';
+import type { Clock } from '../ports/clock.js';
+import type { ClusterDirectory } from '../ports/cluster.js';
+import type { RunStore } from '../ports/run-store.js';
 
 export const SLASH_COMMAND = '/proxy-migrate';
 
@@ -13,6 +16,18 @@ export const SLASH_COMMAND = '/proxy-migrate';
 export interface CommandServices {
   config: Pick<AppConfig, 'clusters'>;
   runs: { start(request: RunRequest): Promise<string> };
+  /**
+   * Whether a user of the home team is an approver of the cluster (its users and user groups):
+   * an approver's `rollback` needs no second approval. Absent: every rollback asks for one.
+   */
+  isApprover?(cluster: ClusterConfig, userId: string, teamId: string): Promise<boolean>;
+  /** Read-only verbs (plan, status) read the clusters themselves, after the ack. */
+  directory: ClusterDirectory;
+  /** Messages visible to the channel and thread replies (plan, status). */
+  chat: ChatPort;
+  /** The runs `status` lists (runs in flight). */
+  runStore: RunStore;
+  clock: Clock;
 }
 
 export interface VerbRequest {

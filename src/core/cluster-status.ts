@@ -56,6 +56,8 @@ export interface StatusInput {
   pods: readonly KubePod[];
   original: KubeDaemonSet | undefined;
   canary: KubeDaemonSet | undefined;
+  /** Whether the canary ConfigMap exists (a cutover that stopped after creating it). */
+  canaryConfigMap?: boolean;
   label: string;
   /** /proxyMode per node; absent entries were not read. */
   modes: ReadonlyMap<string, string>;
@@ -96,15 +98,31 @@ function originalViolations(input: StatusInput, inProgress: boolean): Violation[
   return found;
 }
 
+/**
+ * Whether a migration is in progress: a node carries the migration label, a canary object
+ * exists, or the original DaemonSet carries the migration's NotIn term. OnDelete alone is no
+ * sign: some installers ship it.
+ */
+export function migrationInProgress(input: StatusInput): boolean {
+  const terms = input.original === undefined ? null : requiredAffinity(input.original);
+  const notIn = (terms?.nodeSelectorTerms ?? []).some((t) =>
+    (t.matchExpressions ?? []).some((e) => e.key === input.label && e.operator === 'NotIn'),
+  );
+  return (
+    input.canary !== undefined ||
+    input.canaryConfigMap === true ||
+    notIn ||
+    input.nodes.some((n) => n.metadata.labels?.[input.label] !== undefined)
+  );
+}
+
 export function clusterStatus(input: StatusInput): ClusterStatus {
   const names = {
     original: input.original?.metadata.name ?? 'kube-proxy',
     canary: input.canary?.metadata.name ?? 'kube-proxy-nftables',
   };
   const active = input.runs.filter((r) => r.phase !== 'done');
-  const inProgress =
-    input.canary !== undefined ||
-    input.nodes.some((n) => n.metadata.labels?.[input.label] !== undefined);
+  const inProgress = migrationInProgress(input);
   const violations: Violation[] = [];
   const nodes = input.nodes.map((node): NodeStatus => {
     const name = node.metadata.name;

@@ -55,8 +55,16 @@ export type RunEvent =
   /** The cluster Lease was taken by someone else while the run held it. */
   | { type: 'lock-lost'; at: string; holder?: string }
   | { type: 'cancelled'; by: Actor; at: string; reason: string }
-  /** Bookkeeping outside the steps (the status card's ts): merged into facts, in any phase. */
-  | { type: 'recorded'; at: string; facts: Record<string, unknown> };
+  /**
+   * Bookkeeping outside the steps (the status card's ts): merged into facts, in any phase; with
+   * `note`, also a line in the history (a refused click: who, what, why).
+   */
+  | {
+      type: 'recorded';
+      at: string;
+      facts: Record<string, unknown>;
+      note?: { event: string; note: string };
+    };
 
 export type RunEventType = RunEvent['type'];
 

@@ -220,7 +220,11 @@ function inMotion(state: RunState): boolean {
 
 export function transition(runbook: Runbook, state: RunState, event: RunEvent): TransitionResult {
   if (event.type === 'recorded') {
-    return { state: { ...state, facts: { ...state.facts, ...event.facts } }, effects: [] };
+    const facts = { ...state.facts, ...event.facts };
+    const note = event.note;
+    if (note === undefined) return { state: { ...state, facts }, effects: [] };
+    const history = [...state.history, { at: event.at, event: note.event, note: note.note }];
+    return { state: { ...state, facts, history }, effects: [] };
   }
   if (state.phase === 'done')
     return refuse(state, `the run already ended (${state.outcome ?? 'done'})`);

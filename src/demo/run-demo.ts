@@ -14,6 +14,8 @@ import { createLogger } from '../log.js';
 import { startTwin, type Twin } from '@proxy-migrate/twin';
 import { blocksToText } from '../views/block-text.js';
 import { startLocalSlack, type LocalMessage, type LocalSlack } from './local-slack.js';
+import { ACTION } from '../interactions/ids.js';
+import { sendButtonClick } from './button-click.js';
 import { sendSlashCommand } from './slash-command.js';
 
 export interface DemoOptions {
@@ -28,19 +30,21 @@ export interface DemoOptions {
 }
 
 const CHANNEL = 'C0DEMOOPS';
-const USER = 'U0ALICE';
+/** The node the story moves, and one its pre-flight blocks (kubeadm-ipvs: kernel 5.4). */
+const NODE = 'blue-1';
+const BLOCKED = 'legacy-1';
 
 function banner(options: DemoOptions, text: string): string {
   const rule = '─'.repeat(Math.max(4, 60 - text.length));
   return options.colour ? `\u001b[36m── ${text} ${rule}\u001b[0m` : `── ${text} ${rule}`;
 }
 
-function describe(message: LocalMessage, cardTs: Set<string>): string {
+function describe(message: LocalMessage, cardTs: Set<string>, who: string): string {
   switch (message.kind) {
     case 'response':
-      return 'only @alice sees this';
+      return `only @${who} sees this`;
     case 'ephemeral':
-      return `#ops · only @alice sees this`;
+      return `#ops · only @${who} sees this`;
     case 'post':
       if (message.threadTs !== undefined) return '#ops · reply in the thread';
       cardTs.add(message.ts);
@@ -60,6 +64,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   const cards = new Set<string>();
   let twin: Twin | undefined;
   let slack: LocalSlack | undefined;
+  /** Who acted last: ephemeral answers are theirs. */
+  const actor = { name: 'alice' };
   let bot: RunningProcess | undefined;
   try {
     twin = await startTwin({ scenario: options.scenario, speed: options.speed });
@@ -68,11 +74,13 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     await writeFile(
       join(dir, 'clusters.yaml'),
       // The shipped scenarios name their pools with a node-pool label.
-      `clusters:\n  - name: ${twin.name}\n    kubeconfig: ${kubeconfig}\n    context: ${twin.name}\n    channels: [${CHANNEL}]\n    poolLabel: node-pool\n`,
+      `clusters:\n  - name: ${twin.name}\n    kubeconfig: ${kubeconfig}\n    context: ${twin.name}\n    channels: [${CHANNEL}]\n    poolLabel: node-pool\n    approvers: { users: [U0ALICE, U0BOB] }\n`,
     );
     slack = await startLocalSlack((message) => {
-      write(banner(options, describe(message, cards)));
-      write(blocksToText(message.blocks, message.text, { colour: options.colour }));
+      write(banner(options, describe(message, cards, actor.name)));
+      write(
+        shorten(blocksToText(message.blocks, message.text, { colour: options.colour }), message),
+      );
       write();
     });
     const signingSecret = randomBytes(16).toString('hex');
@@ -105,34 +113,148 @@ export async function runDemo(options: DemoOptions): Promise<number> {
         : `queue     in-process (no Redis answered at ${options.redisUrl}; nothing is kept across restarts)`,
     );
     write();
-    write(`@alice in #ops:  /proxy-migrate preflight ${twin.name}`);
-    write();
+    const local = slack;
+    const events = `http://127.0.0.1:${bot.port}/slack/events`;
+    const people = { alice: 'U0ALICE', bob: 'U0BOB' } as const;
+    const command = async (who: keyof typeof people, text: string): Promise<void> => {
+      actor.name = who;
+      write(`@${who} in #ops:  /proxy-migrate ${text}`);
+      write();
+      const ack = await sendSlashCommand(events, signingSecret, {
+        text,
+        userId: people[who],
+        userName: who,
+        channelId: CHANNEL,
+        channelName: 'ops',
+        teamId: 'T0DEMO',
+        responseUrl: local.responseUrl(),
+      });
+      if (ack.status !== 200)
+        throw new Error(`the bot answered the slash command with HTTP ${ack.status}`);
+    };
+    const press = async (
+      who: keyof typeof people,
+      label: string,
+      actionId: string,
+      message: LocalMessage,
+    ): Promise<void> => {
+      actor.name = who;
+      write(`@${who} presses ${label}`);
+      write();
+      const value = buttonValue(message.blocks ?? [], actionId);
+      if (value === undefined) throw new Error(`no ${label} button on that message`);
+      const ack = await sendButtonClick(events, signingSecret, {
+        actionId,
+        value,
+        userId: people[who],
+        userName: who,
+        teamId: 'T0DEMO',
+        channelId: CHANNEL,
+        messageTs: message.ts,
+        ...(message.threadTs === undefined ? {} : { threadTs: message.threadTs }),
+        responseUrl: local.responseUrl(),
+      });
+      if (ack.status !== 200) throw new Error(`the bot answered the click with HTTP ${ack.status}`);
+    };
+    const until = <T>(
+      what: string,
+      check: () => T | undefined | Promise<T | undefined>,
+    ): Promise<T> => waitUntil(what, check, options.timeoutMs);
+    const seen = (from: number) => local.messages.slice(from);
+    const outcomes: string[] = [];
 
-    const ack = await sendSlashCommand(`http://127.0.0.1:${bot.port}/slack/events`, signingSecret, {
-      text: `preflight ${twin.name}`,
-      userId: USER,
-      userName: 'alice',
-      channelId: CHANNEL,
-      channelName: 'ops',
-      teamId: 'T0DEMO',
-      responseUrl: slack.responseUrl(),
-    });
-    if (ack.status !== 200)
-      throw new Error(`the bot answered the slash command with HTTP ${ack.status}`);
-    const runId = await waitForRunId(slack, options.timeoutMs);
-    const end = await bot.runs.waitFor(runId, options.timeoutMs);
+    // 1. Pre-flight.
+    await command('alice', `preflight ${twin.name}`);
+    const preflightId = await waitForRunId(local, /pf-[a-z0-9-]+/, options.timeoutMs);
+    const preflight = await bot.runs.waitFor(preflightId, options.timeoutMs);
     const delivered =
-      end.outcome === 'verified' &&
-      slack.messages.some(
+      preflight.outcome === 'verified' &&
+      local.messages.some(
         (m) => m.kind === 'update' && cards.has(m.ts) && m.text.includes('blockers'),
       ) &&
-      slack.messages.some((m) => m.threadTs !== undefined && cards.has(m.threadTs));
-    write(
+      local.messages.some((m) => m.threadTs !== undefined && cards.has(m.threadTs));
+    outcomes.push(
       delivered
-        ? `✔ report delivered (run ${runId})`
-        : `✘ the report was not delivered (run ${runId}: ${end.outcome ?? 'unknown'}${end.reason === undefined ? '' : `, ${end.reason}`})`,
+        ? `✔ report delivered (run ${preflightId})`
+        : `✘ the report was not delivered (run ${preflightId})`,
     );
-    return delivered ? 0 : 1;
+
+    // 2. The plan, then the cutover request and its approval card.
+    let mark = local.messages.length;
+    await command('alice', `plan ${twin.name} ${NODE}`);
+    await until('the plan card', () =>
+      seen(mark).find(
+        (m) => m.kind === 'post' && m.threadTs === undefined && /plan `?[0-9a-f]{7}/i.test(m.text),
+      ),
+    );
+    write(
+      `watch the nodes change:  KUBECONFIG=${kubeconfig} kubectl get nodes -L proxy-migrate.io/mode -w`,
+    );
+    write();
+    mark = local.messages.length;
+    await command('alice', `cutover ${twin.name} ${NODE}`);
+    const cutoverId = await waitForRunId(local, /co-[a-z0-9-]+/, options.timeoutMs, mark);
+    const approval = await until('the approval card', () =>
+      seen(mark).find(
+        (m) => m.kind === 'post' && JSON.stringify(m.blocks ?? []).includes(ACTION.approve),
+      ),
+    );
+
+    // 3. The requester cannot approve their own run; a second approver can.
+    mark = local.messages.length;
+    await press('alice', 'Approve', ACTION.approve, approval);
+    const own = await until('the refusal', () =>
+      seen(mark).find((m) => m.kind === 'response' && m.text.startsWith('Not approved')),
+    );
+    outcomes.push(
+      own.text.includes('four-eyes')
+        ? '✔ self-approval refused (four-eyes)'
+        : `✘ self-approval: ${own.text}`,
+    );
+    await press('bob', 'Approve', ACTION.approve, approval);
+    const cutover = await bot.runs.waitFor(cutoverId, options.timeoutMs);
+    outcomes.push(
+      cutover.outcome === 'verified'
+        ? `✔ ${NODE} cut over to nftables and verified (run ${cutoverId})`
+        : `✘ cutover of ${NODE}: ${cutover.outcome ?? 'unknown'}, ${cutover.reason ?? ''}`,
+    );
+
+    // 4. One click rolls it back, verified the same way.
+    const result = await until('the result with its Rollback button', () =>
+      local.messages.find(
+        (m) =>
+          m.kind === 'post' &&
+          m.threadTs !== undefined &&
+          JSON.stringify(m.blocks ?? []).includes(ACTION.rollback),
+      ),
+    );
+    await press('bob', `Roll back ${NODE} (and confirms)`, ACTION.rollback, result);
+    const rollbackId = await until('the rollback run', async () => {
+      const facts = (await bot?.runs.get(cutoverId))?.facts;
+      return typeof facts?.['rollbackRun'] === 'string' ? facts['rollbackRun'] : undefined;
+    });
+    const rollback = await bot.runs.waitFor(rollbackId, options.timeoutMs);
+    outcomes.push(
+      rollback.outcome === 'verified'
+        ? `✔ ${NODE} rolled back to IPVS and verified (run ${rollbackId})`
+        : `✘ rollback of ${NODE}: ${rollback.outcome ?? 'unknown'}, ${rollback.reason ?? ''}`,
+    );
+
+    // 5. A node the pre-flight blocks is refused before anything is written.
+    mark = local.messages.length;
+    await command('alice', `cutover ${twin.name} ${BLOCKED}`);
+    const blockedId = await waitForRunId(local, /co-[a-z0-9-]+/, options.timeoutMs, mark);
+    const blocked = await bot.runs.waitFor(blockedId, options.timeoutMs);
+    outcomes.push(
+      blocked.outcome === 'refused' && blocked.journal.length === 0
+        ? `✔ cutover of ${BLOCKED} refused before any write: ${blocked.reason ?? ''}`
+        : `✘ cutover of ${BLOCKED}: ${blocked.outcome ?? 'unknown'}`,
+    );
+    // The last card edits land before the summary.
+    await bot.runs.idle?.();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    for (const line of outcomes) write(line);
+    return outcomes.every((line) => line.startsWith('✔')) ? 0 : 1;
   } finally {
     await bot?.stop();
     await twin?.close();
@@ -142,18 +264,63 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   }
 }
 
-/** The run id is in the "queued" note the bot sends back through the response_url. */
-async function waitForRunId(slack: LocalSlack, timeoutMs: number): Promise<string> {
+/** A file is shown by its first lines; the rest is in the file, as in Slack's preview. */
+function shorten(text: string, message: LocalMessage): string {
+  if (message.kind !== 'file') return text;
+  const lines = text.split('\n');
+  const shown = 24;
+  return lines.length <= shown
+    ? text
+    : [...lines.slice(0, shown), `… ${lines.length - shown} more lines in the file`].join('\n');
+}
+
+/** The run id is in the note the bot sends back through the response_url. */
+async function waitForRunId(
+  slack: LocalSlack,
+  id: RegExp,
+  timeoutMs: number,
+  from = 0,
+): Promise<string> {
+  return waitUntil(
+    'the bot to confirm the command',
+    () => {
+      for (const m of slack.messages.slice(from)) {
+        if (m.kind !== 'response') continue;
+        const found = id.exec(JSON.stringify(m.blocks ?? m.text))?.[0];
+        if (found !== undefined) return found;
+        if (/error code/.test(JSON.stringify(m.blocks))) {
+          throw new Error(`the bot refused the command: ${m.text}`);
+        }
+      }
+      return undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** Polls `check` until it returns something; every wait of the story has this deadline. */
+async function waitUntil<T>(
+  what: string,
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs: number,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    for (const m of slack.messages) {
-      const id = /run `?(pf-[a-z0-9-]+)`?/.exec(JSON.stringify(m.blocks ?? m.text))?.[1];
-      if (m.kind === 'response' && id !== undefined) return id;
-      if (m.kind === 'response' && /error code/.test(JSON.stringify(m.blocks))) {
-        throw new Error(`the bot refused the command: ${m.text}`);
-      }
-    }
-    if (Date.now() > deadline) throw new Error('the bot did not confirm the pre-flight in time');
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The value of the button `actionId` in `blocks`. */
+function buttonValue(blocks: readonly unknown[], actionId: string): string | undefined {
+  for (const block of blocks) {
+    const elements = (block as { elements?: unknown[] }).elements ?? [];
+    for (const element of elements) {
+      const e = element as { action_id?: unknown; value?: unknown };
+      if (e.action_id === actionId && typeof e.value === 'string') return e.value;
+    }
+  }
+  return undefined;
 }

@@ -30,6 +30,11 @@ export async function sendSlashCommand(
     response_url: command.responseUrl,
     trigger_id: `${Date.now()}.demo`,
   }).toString();
+  return signedPost(url, signingSecret, body);
+}
+
+/** POSTs a form body signed as Slack signs requests (v0 HMAC-SHA256 over `v0:ts:body`). */
+export function signedPost(url: string, signingSecret: string, body: string): Promise<Response> {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
   return fetch(url, {

@@ -2,13 +2,20 @@
  * Steps and timed signals as BullMQ jobs. Job ids carry the run's version, so asking twice for
  * the same step of the same state adds one job, and a job left from an older state finds the run
  * moved on and does nothing. A worker that dies mid-step leaves a stalled job BullMQ hands to
- * another worker; a process that starts also resumes runs nobody is working on.
+ * another worker; a process that starts also resumes runs nobody is working on. The drift
+ * guard's per-cluster job schedulers are set up here too.
  */
 import type { JobsOptions, Queue } from 'bullmq';
 import type { RunEvent } from '../core/run-events.js';
 import { AppError } from '../errors.js';
 import type { StepScheduler } from './run-engine.js';
-import type { AdvanceJob, SignalJob } from './jobs.js';
+import {
+  DRIFT_CHECK_JOB,
+  DRIFT_SCHEDULER_PREFIX,
+  type AdvanceJob,
+  type DriftCheckJob,
+  type SignalJob,
+} from './jobs.js';
 
 const DAY_SECONDS = 24 * 60 * 60;
 const retention: JobsOptions = {
@@ -58,5 +65,43 @@ export class BullmqScheduler implements StepScheduler {
     } catch (error) {
       throw unavailable(error);
     }
+  }
+}
+
+export interface DriftSchedule {
+  cluster: string;
+  everyMinutes: number;
+}
+
+/**
+ * One BullMQ job scheduler per cluster whose drift guard is on (`drift.<cluster>`, a
+ * `drift-check` job every `everyMinutes`), upserted at start so every replica agrees; schedulers
+ * of clusters no longer configured (or turned off) are removed. Resolves to the clusters whose
+ * schedulers were removed.
+ */
+export async function syncDriftSchedulers(
+  queue: Queue,
+  wanted: readonly DriftSchedule[],
+): Promise<string[]> {
+  try {
+    for (const { cluster, everyMinutes } of wanted) {
+      const data: DriftCheckJob = { cluster };
+      await queue.upsertJobScheduler(
+        `${DRIFT_SCHEDULER_PREFIX}${cluster}`,
+        { every: everyMinutes * 60_000 },
+        { name: DRIFT_CHECK_JOB, data, opts: { ...retention, attempts: 1 } },
+      );
+    }
+    const keep = new Set(wanted.map((w) => `${DRIFT_SCHEDULER_PREFIX}${w.cluster}`));
+    const removed: string[] = [];
+    for (const scheduler of await queue.getJobSchedulers(0, -1)) {
+      const id = scheduler.id ?? scheduler.key;
+      if (!id.startsWith(DRIFT_SCHEDULER_PREFIX) || keep.has(id)) continue;
+      await queue.removeJobScheduler(id);
+      removed.push(id.slice(DRIFT_SCHEDULER_PREFIX.length));
+    }
+    return removed;
+  } catch (error) {
+    throw unavailable(error);
   }
 }

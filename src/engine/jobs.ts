@@ -1,7 +1,8 @@
 /**
- * The queue's jobs. There are two: `advance` runs one step of a run, `signal` delivers a timed
- * event (an approval's expiry). Job data sits in clear text in Redis, so it holds ids only; the
- * run itself lives in the run store.
+ * The queue's jobs: `advance` runs one step of a run, `signal` delivers a timed event (an
+ * approval's expiry), `drift-check` (made by a per-cluster job scheduler) checks a cluster's
+ * migration invariants. Job data sits in clear text in Redis, so it holds ids only; the run
+ * itself lives in the run store.
  */
 import { z } from 'zod';
 
@@ -15,7 +16,18 @@ export const signalJobSchema = z.object({
   event: z.object({ type: z.literal('expired'), at: z.iso.datetime() }),
 });
 
-export const jobSchemas = { advance: advanceJobSchema, signal: signalJobSchema } as const;
+export const driftCheckJobSchema = z.object({ cluster: z.string().regex(/^[a-z0-9-]+$/) });
+
+export const jobSchemas = {
+  advance: advanceJobSchema,
+  signal: signalJobSchema,
+  'drift-check': driftCheckJobSchema,
+} as const;
 export type JobName = keyof typeof jobSchemas;
 export type AdvanceJob = z.infer<typeof advanceJobSchema>;
 export type SignalJob = z.infer<typeof signalJobSchema>;
+export type DriftCheckJob = z.infer<typeof driftCheckJobSchema>;
+
+export const DRIFT_CHECK_JOB = 'drift-check' satisfies JobName;
+/** One job scheduler per cluster; BullMQ ids may not contain `:`. */
+export const DRIFT_SCHEDULER_PREFIX = 'drift.';

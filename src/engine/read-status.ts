@@ -15,10 +15,11 @@ import type { ClusterConfig } from '../config.js';
 import { proxyModeProbe } from '../probes/proxy-mode.js';
 import { probeContext } from '../probes/context.js';
 import { isProbeError } from '../probes/types.js';
-import type { ClusterPort } from '../ports/cluster.js';
+import type { ClusterDirectory, ClusterPort } from '../ports/cluster.js';
 import type { NodeShell } from '../ports/node-shell.js';
 import type { RunStore } from '../ports/run-store.js';
 import { mapLimit } from './concurrency.js';
+import { newRunId } from './run-id.js';
 
 export interface StatusSources {
   cluster: ClusterPort;
@@ -31,12 +32,13 @@ export interface StatusSources {
 
 export async function readStatus(src: StatusSources): Promise<ClusterStatus> {
   const { cluster, config } = src;
-  const [nodes, daemonSets, pods, lease, runs] = await Promise.all([
+  const [nodes, daemonSets, pods, lease, runs, canaryConfigMap] = await Promise.all([
     cluster.listNodes(),
     cluster.listDaemonSets(KUBE_SYSTEM),
     cluster.listPods('metadata.namespace=kube-system'),
     cluster.getLease(KUBE_SYSTEM, LOCK_LEASE_NAME),
     src.store.list({ cluster: config.name, limit: 200 }),
+    cluster.getConfigMap(KUBE_SYSTEM, CANARY_NAME),
   ]);
   const original = findKubeProxyDaemonSet(daemonSets);
   const canary = daemonSets.find((d) => d.metadata.name === CANARY_NAME);
@@ -68,6 +70,7 @@ export async function readStatus(src: StatusSources): Promise<ClusterStatus> {
     pods,
     original,
     canary,
+    canaryConfigMap: canaryConfigMap !== undefined,
     label: config.migrationLabel,
     modes,
     runs,
@@ -77,4 +80,34 @@ export async function readStatus(src: StatusSources): Promise<ClusterStatus> {
         : undefined,
     resultAnnotation: ANNOTATION_RESULT,
   });
+}
+
+export interface StatusRequest {
+  directory: ClusterDirectory;
+  config: ClusterConfig;
+  store: RunStore;
+  /** Read /proxyMode on every Ready node through short-lived probe pods (default on). */
+  probe: boolean;
+  now: Date;
+}
+
+/**
+ * `status` whoever asks (the terminal, the Slack verb): the probe shell for the modes, opened
+ * and closed around one {@link readStatus}.
+ */
+export async function statusOf(req: StatusRequest): Promise<ClusterStatus> {
+  const shell = req.probe
+    ? req.directory.nodeShell(req.config.name, newRunId('st', req.now))
+    : undefined;
+  try {
+    return await readStatus({
+      cluster: req.directory.get(req.config.name),
+      config: req.config,
+      ...(shell === undefined ? {} : { shell }),
+      store: req.store,
+      now: req.now,
+    });
+  } finally {
+    await shell?.close();
+  }
 }

@@ -40,8 +40,14 @@ export interface StartRequest {
 
 export interface SignalResult {
   state: RunState;
-  /** Why the event changed nothing (a double click, an expired request, a finished run). */
+  /**
+   * Why the event did not do what it asked: with `saved` false it changed nothing (a double
+   * click, a finished run); with `saved` true it ended the run instead (an approval after the
+   * expiry, or of a plan that changed).
+   */
   refused?: string;
+  /** Whether this event's transition was saved. */
+  saved: boolean;
 }
 
 export interface EngineOptions {
@@ -95,6 +101,29 @@ export class RunEngine {
   }
 
   /**
+   * Sets `facts[key]` unless the run already has it, atomically against the run's version: of
+   * two racing callers (a double click, two processes) exactly one wins. Resolves to the value
+   * the run holds afterwards and whether it was this call's.
+   */
+  async claim(
+    runId: string,
+    key: string,
+    value: unknown,
+  ): Promise<{ won: boolean; value: unknown; state: RunState }> {
+    const result = await this.commit(runId, (state) =>
+      state.facts[key] === undefined
+        ? { type: 'recorded', at: this.now(), facts: { [key]: value } }
+        : undefined,
+    );
+    const held = result.state.facts[key];
+    return {
+      won: result.refused === undefined && held === value,
+      value: held,
+      state: result.state,
+    };
+  }
+
+  /**
    * Loads, transitions and saves, reloading when another writer saved first. `make` builds the
    * event from the fresh state, or returns undefined when there is nothing left to do.
    */
@@ -106,16 +135,17 @@ export class RunEngine {
       const state = await this.o.store.get(runId);
       if (state === undefined) throw new Error(`no run ${runId}`);
       const event = make(state);
-      if (event === undefined) return { state, refused: 'nothing to do' };
+      if (event === undefined) return { state, refused: 'nothing to do', saved: false };
       const result: TransitionResult = transition(this.runbook(state), state, event);
       if (result.refused !== undefined && result.state === state) {
-        return { state, refused: result.refused };
+        return { state, refused: result.refused, saved: false };
       }
       try {
         const saved = await this.o.store.save(result.state);
         await this.afterSave(saved, result.effects);
         return {
           state: saved,
+          saved: true,
           ...(result.refused === undefined ? {} : { refused: result.refused }),
         };
       } catch (error) {

@@ -57,6 +57,20 @@ export class Runs {
     return this.engine.signal(runId, event);
   }
 
+  /** Keeps `value` under `key` on the run unless it has one; exactly one racing caller wins. */
+  claim(
+    runId: string,
+    key: string,
+    value: unknown,
+  ): Promise<{ won: boolean; value: unknown; state: RunState }> {
+    return this.engine.claim(runId, key, value);
+  }
+
+  /** Keeps small facts on the run (message ts), in any phase. */
+  async record(runId: string, facts: Record<string, unknown>): Promise<void> {
+    await this.engine.signal(runId, { type: 'recorded', at: new Date().toISOString(), facts });
+  }
+
   get(runId: string): Promise<RunState | undefined> {
     return this.store.get(runId);
   }

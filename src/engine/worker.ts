@@ -1,6 +1,6 @@
 /**
  * The consumer side: a BullMQ worker whose jobs advance runs by one step or deliver their timed
- * signals, through the engine. Bad job data fails at once (a bot/worker version mismatch).
+ * signals, through the engine, or check a cluster for drift. Bad job data fails at once (a bot/worker version mismatch).
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -14,9 +14,12 @@ export interface RunWorkerOptions {
   concurrency: number;
   engine: RunEngine;
   logger: Logger;
+  /** Runs a cluster's drift check (the `drift-check` job); absent: such jobs do nothing. */
+  driftCheck?: (cluster: string) => Promise<unknown>;
 }
 
-async function dispatch(job: Job, engine: RunEngine): Promise<void> {
+async function dispatch(job: Job, options: RunWorkerOptions): Promise<void> {
+  const { engine } = options;
   if (job.name === 'advance') {
     const parsed = jobSchemas.advance.safeParse(job.data);
     if (parsed.success) return engine.advance(parsed.data.runId, parsed.data.stepId);
@@ -26,6 +29,12 @@ async function dispatch(job: Job, engine: RunEngine): Promise<void> {
       await engine.signal(parsed.data.runId, parsed.data.event);
       return;
     }
+  } else if (job.name === 'drift-check') {
+    const parsed = jobSchemas['drift-check'].safeParse(job.data);
+    if (parsed.success) {
+      await options.driftCheck?.(parsed.data.cluster);
+      return;
+    }
   }
   throw new UnrecoverableError(
     `JOB_INVALID: job ${job.id ?? '?'} (${job.name}) is not one this version knows; run the same proxy-migrate version for bot and workers`,
@@ -33,7 +42,7 @@ async function dispatch(job: Job, engine: RunEngine): Promise<void> {
 }
 
 export function createRunWorker(options: RunWorkerOptions): Worker {
-  const worker = new Worker(RUNS_QUEUE, (job: Job) => dispatch(job, options.engine), {
+  const worker = new Worker(RUNS_QUEUE, (job: Job) => dispatch(job, options), {
     connection: options.connection,
     prefix: options.prefix,
     concurrency: options.concurrency,

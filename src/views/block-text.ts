@@ -41,6 +41,14 @@ const EMOJI: Record<string, string> = {
   red_circle: '🔴',
   rotating_light: '🚨',
   arrows_counterclockwise: '🔄',
+  clipboard: '📋',
+  bar_chart: '📊',
+  large_blue_circle: '🔵',
+  white_circle: '⚪',
+  grey_question: '❔',
+  lock: '🔒',
+  unlock: '🔓',
+  wrench: '🔧',
 };
 
 function unescape(text: string): string {

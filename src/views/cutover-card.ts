@@ -3,9 +3,10 @@
  * each step as it completes, the verifications' verdicts, and the end to end time; edited in
  * place as the run moves.
  */
-import type { KnownBlock } from '@slack/types';
+import type { ActionsBlock, KnownBlock } from '@slack/types';
 import type { RunState } from '../core/run-state.js';
 import type { ChatMessage } from '../ports/chat.js';
+import { ACTION } from '../interactions/ids.js';
 import { runbooks } from '../runbooks/index.js';
 import { context, escape, escapeKeepingMentions, section } from './blocks.js';
 import { footer } from './preflight.js';
@@ -33,6 +34,41 @@ function titlesOf(state: RunState): Map<string, string> {
   ]);
 }
 
+/** Whether the card of this ended run offers its Rollback button: a cutover that changed the node. */
+export function offersRollback(state: RunState): boolean {
+  return (
+    state.kind === 'cutover' &&
+    !state.options.dryRun &&
+    (state.outcome === 'verified' || state.outcome === 'needs-attention')
+  );
+}
+
+function rollbackButton(state: RunState): ActionsBlock {
+  const node = state.node ?? '?';
+  return {
+    type: 'actions',
+    block_id: 'result',
+    elements: [
+      {
+        type: 'button',
+        action_id: ACTION.rollback,
+        text: { type: 'plain_text', text: `Roll back ${node}`.slice(0, 75) },
+        value: state.id,
+        confirm: {
+          title: { type: 'plain_text', text: 'Roll back?' },
+          text: {
+            type: 'plain_text',
+            text: `Move ${node} back to IPVS? kube-proxy restarts on that node.`.slice(0, 300),
+          },
+          confirm: { type: 'plain_text', text: 'Roll back' },
+          deny: { type: 'plain_text', text: 'Cancel' },
+          style: 'danger',
+        },
+      },
+    ],
+  };
+}
+
 export function cutoverCard(state: RunState): ChatMessage {
   const title = `${state.kind === 'rollback' ? 'Rollback' : 'Cutover'} · ${state.cluster} · ${state.node ?? '?'}`;
   const head = `${emoji(state)} *${escape(title)}*\n${escapeKeepingMentions(headline(state))}`;
@@ -44,6 +80,7 @@ export function cutoverCard(state: RunState): ChatMessage {
   if (state.outcome !== undefined && state.reason !== undefined) {
     blocks.push(section(`*Why:* ${escape(state.reason)}`));
   }
+  if (offersRollback(state)) blocks.push(rollbackButton(state));
   const took = state.outcome === undefined ? '' : seconds(state.createdAt, state.updatedAt);
   blocks.push(context(footer(runMeta(state), took === '' ? [] : [`${took} end to end`])));
   return { text: `${title}: ${headline(state)}`, blocks };

@@ -18,13 +18,14 @@ import {
   ok,
   type FakeEphemeral,
   type FakeFile,
+  type FakeView,
   type FakeMessage,
   type Reply,
 } from './slack-workspace.js';
 
 export { checkBlocks, validateBlocks, blockTextLength, slackLimits } from './slack-limits.js';
 export type { BlocksErrorCode, BlocksProblem } from './slack-limits.js';
-export type { FakeEphemeral, FakeFile, FakeMessage } from './slack-workspace.js';
+export type { FakeEphemeral, FakeFile, FakeMessage, FakeView } from './slack-workspace.js';
 export type { RecordedResponse, ResponseTarget } from './response-urls.js';
 
 /**
@@ -71,6 +72,7 @@ export interface FakeSlack {
   readonly messages: readonly FakeMessage[];
   readonly ephemerals: readonly FakeEphemeral[];
   readonly files: readonly FakeFile[];
+  readonly views: readonly FakeView[];
   responseUrl(id?: string, target?: ResponseTarget): string;
   callsTo(method: string): RecordedCall[];
   findMessage(channel: string, ts: string): FakeMessage | undefined;
@@ -135,6 +137,10 @@ class FakeSlackServer implements FakeSlack {
 
   get files(): readonly FakeFile[] {
     return this.workspace.files;
+  }
+
+  get views(): readonly FakeView[] {
+    return this.workspace.views;
   }
 
   get responses(): readonly RecordedResponse[] {

@@ -28,6 +28,12 @@ export interface FakeEphemeral {
   blocks: unknown[];
 }
 
+export interface FakeView {
+  id: string;
+  trigger_id: string;
+  view: Record<string, unknown>;
+}
+
 export interface FakeFile {
   id: string;
   filename: string;
@@ -102,6 +108,8 @@ export class SlackWorkspace {
   readonly ephemerals: FakeEphemeral[] = [];
   readonly files: FakeFile[] = [];
   readonly userGroups = new Map<string, string[]>();
+  /** Modals opened with views.open, newest last. */
+  readonly views: FakeView[] = [];
   private readonly pendingUploads = new Map<string, PendingUpload>();
   // Never reset, so a ts or file id seen before reset() can't be confused with a later one.
   private tsCounter = 0;
@@ -115,6 +123,7 @@ export class SlackWorkspace {
     'files.getUploadURLExternal': (args) => this.getUploadUrl(args),
     'files.completeUploadExternal': (args) => this.completeUpload(args),
     'usergroups.users.list': (args) => this.userGroupMembers(args),
+    'views.open': (args) => this.openView(args),
   };
 
   constructor(private readonly identity: Identity) {}
@@ -123,6 +132,7 @@ export class SlackWorkspace {
     this.messages.length = 0;
     this.ephemerals.length = 0;
     this.files.length = 0;
+    this.views.length = 0;
     this.pendingUploads.clear();
   }
 
@@ -306,6 +316,18 @@ export class SlackWorkspace {
         permalink: `${this.identity.baseUrl()}/files/${file.id}`,
       })),
     });
+  }
+
+  /** views.open: a trigger id and a modal with a callback id, as Slack requires. */
+  private openView(args: Args): Reply {
+    const triggerId = str(args.trigger_id);
+    if (!triggerId) return fail('invalid_trigger_id');
+    const view = (typeof args.view === 'string' ? JSON.parse(args.view) : args.view) as
+      Record<string, unknown> | undefined;
+    if (view?.type !== 'modal' || !Array.isArray(view.blocks)) return fail('invalid_arguments');
+    const id = `V${String(this.views.length + 1).padStart(8, '0')}`;
+    this.views.push({ id, trigger_id: triggerId, view });
+    return ok({ view: { id, ...view } });
   }
 
   private userGroupMembers(args: Args): Reply {

@@ -12,8 +12,20 @@ import { startBot, type RunningProcess, type RuntimeOverrides } from '../../src/
 import { loadConfig, type AppConfig } from '../../src/config.js';
 import { RUNS_QUEUE } from '../../src/engine/jobs.js';
 import { startTwin, type Twin } from '@proxy-migrate/twin';
-import { startFakeSlack, type FakeSlack, type FakeSlackOptions } from '../fakes/fake-slack.js';
-import { postSigned, slashCommandBody } from '../fakes/slack-signing.js';
+import {
+  startFakeSlack,
+  type FakeMessage,
+  type FakeSlack,
+  type FakeSlackOptions,
+  type FakeView,
+} from '../fakes/fake-slack.js';
+import {
+  blockActionsBody,
+  buttonClickPayload,
+  postSigned,
+  slashCommandBody,
+  viewSubmissionPayload,
+} from '../fakes/slack-signing.js';
 import { captureLog, type CapturedLog } from './log-capture.js';
 import { REDIS_URL, dropPrefix, uniquePrefix } from './redis.js';
 
@@ -39,6 +51,12 @@ export function botEnv(
 export interface HarnessOptions {
   /** Shipped twin scenario to serve as cluster-a. */
   scenario?: string;
+  /** The twin's simulated clock speed (default 1). */
+  twinSpeed?: number;
+  /** cluster-a's approvers as flow YAML; default `{ users: [U0BOB] }`. */
+  clusterAApprovers?: string;
+  /** YAML lines added to cluster-a's entry (each starting with four spaces). */
+  clusterAExtra?: string;
   /** Extra clusters-file YAML appended under `clusters:` (each starting with "  - name: …"). */
   extraClusters?: string;
   clusterAChannels?: string[];
@@ -62,6 +80,18 @@ export interface BotHarness {
     text: string,
     options?: { userId?: string; channelId?: string; responseId?: string },
   ): Promise<Response>;
+  /** Presses `actionId` on `message` (an entry of `fake.messages`) as `userId` of `teamId`. */
+  click(
+    actionId: string,
+    message: FakeMessage,
+    options?: { userId?: string; teamId?: string; value?: string; responseId?: string },
+  ): Promise<Response>;
+  /** Submits a modal the bot opened (an entry of `fake.views`). */
+  submitView(
+    view: FakeView,
+    values: Record<string, Record<string, string>>,
+    options?: { userId?: string; teamId?: string },
+  ): Promise<Response>;
   /** Jobs of every state in this harness's queue. */
   jobCount(): Promise<number>;
   stop(): Promise<void>;
@@ -70,7 +100,10 @@ export interface BotHarness {
 export async function startHarness(options: HarnessOptions = {}): Promise<BotHarness> {
   const dir = await mkdtemp(join(tmpdir(), 'pm-bot-'));
   const fake = await startFakeSlack(options.slack);
-  const twin = await startTwin({ scenario: options.scenario ?? 'kubeadm-ipvs' });
+  const twin = await startTwin({
+    scenario: options.scenario ?? 'kubeadm-ipvs',
+    speed: options.twinSpeed ?? 1,
+  });
   const kubeconfig = join(dir, 'kubeconfig.yaml');
   await twin.writeKubeconfig(kubeconfig);
   const channels = options.clusterAChannels ?? ['C0OPS'];
@@ -81,9 +114,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<BotHar
     kubeconfig: ./kubeconfig.yaml
     context: ${twin.name}
     channels: [${channels.join(', ')}]
-    approvers: { users: [U0BOB] }
+    approvers: ${options.clusterAApprovers ?? '{ users: [U0BOB] }'}
     poolLabel: node-pool
-${options.extraClusters ?? ''}`,
+${options.clusterAExtra ?? ''}${options.extraClusters ?? ''}`,
   );
   const prefix = uniquePrefix('bot');
   const log = captureLog();
@@ -123,6 +156,35 @@ ${options.extraClusters ?? ''}`,
       });
       return postSigned(`${baseUrl}/slack/events`, body, { secret: SIGNING_SECRET });
     },
+    click: (actionId, message, opts = {}) => {
+      responses += 1;
+      const payload = buttonClickPayload({
+        actionId,
+        messageTs: message.ts,
+        responseUrl: fake.responseUrl(opts.responseId ?? `r${responses}`),
+        channelId: message.channel,
+        ...(message.thread_ts === undefined ? {} : { threadTs: message.thread_ts }),
+        message,
+        ...(opts.userId === undefined ? {} : { userId: opts.userId }),
+        ...(opts.teamId === undefined ? {} : { teamId: opts.teamId }),
+        value: opts.value ?? buttonValue(message.blocks, actionId) ?? '',
+      });
+      return postSigned(`${baseUrl}/slack/events`, blockActionsBody(payload), {
+        secret: SIGNING_SECRET,
+      });
+    },
+    submitView: (view, values, opts = {}) => {
+      const payload = viewSubmissionPayload({
+        view: view.view,
+        viewId: view.id,
+        values,
+        ...(opts.userId === undefined ? {} : { userId: opts.userId }),
+        ...(opts.teamId === undefined ? {} : { teamId: opts.teamId }),
+      });
+      return postSigned(`${baseUrl}/slack/events`, blockActionsBody(payload), {
+        secret: SIGNING_SECRET,
+      });
+    },
     jobCount: async () => {
       const counts = await queue.getJobCounts();
       return Object.values(counts).reduce((a, b) => a + b, 0);
@@ -137,4 +199,16 @@ ${options.extraClusters ?? ''}`,
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The value of the button `actionId` in `blocks`, as Slack echoes it on a click. */
+export function buttonValue(blocks: readonly unknown[], actionId: string): string | undefined {
+  for (const block of blocks) {
+    const elements = (block as { elements?: unknown[]; accessory?: unknown }).elements ?? [];
+    for (const element of [...elements, (block as { accessory?: unknown }).accessory]) {
+      const e = element as { action_id?: unknown; value?: unknown } | undefined;
+      if (e?.action_id === actionId && typeof e.value === 'string') return e.value;
+    }
+  }
+  return undefined;
 }

@@ -4,9 +4,12 @@
  * second per run; Slack allows about 50 updates a minute per workspace). The end of a run is
  * always shown: the final edit is retried until it lands or the attempts run out.
  */
+import type { ClusterConfig } from '../../config.js';
 import type { RunState } from '../../core/run-state.js';
 import type { Logger } from '../../log.js';
 import type { ChatPort } from '../../ports/chat.js';
+import { approvalCard } from '../../views/approval-card.js';
+import { evidenceReport, resultReply } from '../../views/run-result-reply.js';
 import { runCard } from '../../views/run-card.js';
 import type { RunObserver, StepProgress } from '../observer.js';
 
@@ -24,12 +27,23 @@ interface CardState {
   inFlight?: Promise<void> | undefined;
 }
 
+export interface SlackObserverOptions {
+  /** Approver settings shown on approval cards. */
+  clusters: readonly ClusterConfig[];
+  /** Keeps message ts on the run (a `recorded` signal), so no card is posted twice. */
+  record(runId: string, facts: Record<string, unknown>): Promise<void>;
+}
+
 export class SlackRunObserver implements RunObserver {
   private readonly cards = new Map<string, CardState>();
+  /** Approval cards this process already closed (edited to their decision). */
+  private readonly closedApprovals = new Set<string>();
+  private readonly results = new Map<string, { reply: boolean; file: boolean }>();
 
   constructor(
     private readonly chat: ChatPort,
     private readonly logger: Logger,
+    private readonly options: SlackObserverOptions,
   ) {}
 
   private target(state: RunState): { channel: string; ts: string } | undefined {
@@ -63,6 +77,7 @@ export class SlackRunObserver implements RunObserver {
   }
 
   changed(state: RunState): Promise<void> {
+    if (state.phase !== 'awaiting-approval' && state.phase !== 'done') this.closeApproval(state);
     if (this.target(state) === undefined || state.phase === 'done') return Promise.resolve();
     const card = this.card(state);
     // A new step: the previous step's progress no longer applies.
@@ -93,9 +108,65 @@ export class SlackRunObserver implements RunObserver {
     card.timer.unref();
   }
 
-  approvalRequested(): Promise<void> {
-    // The approval card in the thread comes with Slack approvals; the status card says "waits".
-    return Promise.resolve();
+  private settings(state: RunState): Pick<ClusterConfig, 'approvers' | 'fourEyes'> {
+    const cluster = this.options.clusters.find((c) => c.name === state.cluster);
+    return cluster ?? { approvers: { users: [], groups: [] }, fourEyes: true };
+  }
+
+  /** Posts the approval card in the run's thread, once: its ts is kept on the run. */
+  async approvalRequested(state: RunState): Promise<void> {
+    const target = this.target(state);
+    if (target === undefined || typeof state.facts['approvalTs'] === 'string') return;
+    const { ts } = await this.chat.post(target.channel, approvalCard(state, this.settings(state)), {
+      threadTs: target.ts,
+    });
+    await this.options.record(state.id, { approvalTs: ts });
+  }
+
+  /** Edits the approval card to its decision (who, when, why), which also removes its buttons. */
+  private closeApproval(state: RunState): void {
+    const channel = state.options.channel;
+    const ts = state.facts['approvalTs'];
+    if (channel === undefined || typeof ts !== 'string' || this.closedApprovals.has(state.id))
+      return;
+    this.closedApprovals.add(state.id);
+    this.chat
+      .update(channel, ts, approvalCard(state, this.settings(state)))
+      .catch((error: unknown) => {
+        this.closedApprovals.delete(state.id);
+        this.logger.warn({ err: error, runId: state.id }, 'could not close the approval card');
+      });
+  }
+
+  /** The result in the thread (with the Rollback button) and the evidence as a file, once. */
+  private async postResult(state: RunState): Promise<void> {
+    const target = this.target(state);
+    if (target === undefined || state.kind === 'preflight') return;
+    if (typeof state.facts['resultTs'] === 'string') return;
+    // A retry after a later failure must not post the reply again.
+    let done = this.results.get(state.id) ?? { reply: false, file: false };
+    this.results.set(state.id, done);
+    if (!done.reply) {
+      const { ts } = await this.chat.post(target.channel, resultReply(state), {
+        threadTs: target.ts,
+      });
+      done = { ...done, reply: true };
+      this.results.set(state.id, done);
+      await this.options
+        .record(state.id, { resultTs: ts })
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error, runId: state.id }, 'could not keep the result ts'),
+        );
+    }
+    if (!done.file && state.evidence.length > 0) {
+      await this.chat.uploadFile(target.channel, {
+        filename: `${state.id}-evidence.md`,
+        title: `Evidence · ${state.cluster} · ${state.node ?? '?'}`,
+        content: evidenceReport(state),
+        threadTs: target.ts,
+      });
+    }
+    this.results.delete(state.id);
   }
 
   async finished(state: RunState): Promise<void> {
@@ -103,13 +174,20 @@ export class SlackRunObserver implements RunObserver {
     this.cards.delete(state.id);
     if (card?.timer !== undefined) clearTimeout(card.timer);
     await card?.inFlight;
-    for (let attempt = 1; ; attempt += 1) {
+    this.closeApproval(state);
+    this.closedApprovals.delete(state.id);
+    await this.retried(() => this.edit(state));
+    await this.retried(() => this.postResult(state));
+  }
+
+  private async retried(attempt: () => Promise<void>): Promise<void> {
+    for (let n = 1; ; n += 1) {
       try {
-        await this.edit(state);
+        await attempt();
         return;
       } catch (error) {
-        if (attempt >= FINAL_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+        if (n >= FINAL_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** n));
       }
     }
   }

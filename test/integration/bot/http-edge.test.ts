@@ -6,7 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMetrics } from '../../../src/adapters/metrics.js';
 import { createHttpServer, closeServer, listen } from '../../../src/adapters/http/server.js';
-import { createBoltApp } from '../../../src/adapters/slack/bolt-app.js';
+import { KubeClusterDirectory } from '../../../src/adapters/kubernetes/directory.js';
+import { MemoryRunStore } from '../../../src/adapters/run-store/memory.js';
+import { createBoltApp, createWebClient } from '../../../src/adapters/slack/bolt-app.js';
+import { SlackChat } from '../../../src/adapters/slack/chat.js';
+import { systemClock } from '../../../src/ports/clock.js';
 import {
   UNHANDLED_FORM,
   UNHANDLED_REPLY,
@@ -598,15 +602,27 @@ describe('the HTTP edge', () => {
         },
       },
     ];
+    const slackConfig = {
+      botToken: h.fake.botToken,
+      signingSecret: SIGNING_SECRET,
+      apiUrl: h.fake.apiUrl,
+    };
     const bolt = createBoltApp(
-      { botToken: h.fake.botToken, signingSecret: SIGNING_SECRET, apiUrl: h.fake.apiUrl },
+      slackConfig,
       { botId: 'B0BOT', botUserId: 'U0BOT', teamId: 'T0TEST', team: 'Fake Team' },
       h.log.logger,
       { retryConfig: { retries: 0 } },
     );
     registerCommands(bolt.app, {
       verbs: broken,
-      services: { config: { clusters: [] }, runs: { start: () => Promise.resolve('x') } },
+      services: {
+        config: { clusters: [] },
+        runs: { start: () => Promise.resolve('x') },
+        directory: new KubeClusterDirectory(h.config, h.log.logger),
+        chat: new SlackChat(createWebClient(slackConfig, h.log.logger)),
+        runStore: new MemoryRunStore(),
+        clock: systemClock,
+      },
       logger: h.log.logger,
       metrics: createMetrics(),
     });

@@ -47,7 +47,29 @@ describe('the demo', () => {
       /⛔ kernel-version · pool legacy · 1 of 1 node \(legacy-1\) on kernel 5\.4/,
     );
     expect(text).toContain('── #ops · reply in the thread');
-    expect(text).toMatch(/✔ report delivered \(run pf-[a-z0-9-]+\)\n$/);
+    // The rest of the story, in order: plan, cutover, the refused self-approval, the approval,
+    // the result with its Rollback button, the rollback, and a blocked node refused.
+    const order = [
+      '@alice in #ops:  /proxy-migrate plan kubeadm-ipvs blue-1',
+      'kubectl get nodes -L proxy-migrate.io/mode -w',
+      '@alice in #ops:  /proxy-migrate cutover kubeadm-ipvs blue-1',
+      '@alice presses Approve',
+      'Not approved: you requested this run, and four-eyes is on',
+      '@bob presses Approve',
+      'blue-1 now runs nftables, verified',
+      '@bob presses Roll back blue-1',
+      'blue-1 is back on the original kube-proxy (IPVS), verified',
+      '@alice in #ops:  /proxy-migrate cutover kubeadm-ipvs legacy-1',
+    ];
+    const at = order.map((line) => text.indexOf(line));
+    expect(
+      at.every((i) => i >= 0),
+      JSON.stringify(at),
+    ).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(text).toMatch(
+      /✔ report delivered \(run pf-[a-z0-9-]+\)\n✔ self-approval refused \(four-eyes\)\n✔ blue-1 cut over to nftables and verified \(run co-[a-z0-9-]+\)\n✔ blue-1 rolled back to IPVS and verified \(run rb-[a-z0-9-]+\)\n✔ cutover of legacy-1 refused before any write: node pre-flight blocks legacy-1: kernel-version: [^\n]+\n$/,
+    );
   });
 
   it('runs in-process, and says so, when Redis does not answer', async () => {
@@ -55,5 +77,6 @@ describe('the demo', () => {
     expect(await runDemo(options({ redisUrl: 'redis://127.0.0.1:1' }, c.out))).toBe(0);
     expect(c.text()).toContain('queue     in-process (no Redis answered at redis://127.0.0.1:1');
     expect(c.text()).toContain('✔ report delivered');
+    expect(c.text()).toContain('✔ blue-1 rolled back to IPVS and verified');
   });
 });

@@ -113,4 +113,38 @@ describe('clusterStatus', () => {
     expect(s.inProgress).toBe(false);
     expect(s.violations).toEqual([]);
   });
+
+  it('counts the canary ConfigMap and the original’s NotIn term as a migration in progress, OnDelete alone not', () => {
+    const nodes = scenarioNodes('kubeadm-ipvs').slice(0, 2);
+    const plain = {
+      nodes,
+      canary: undefined,
+      pods: nodes.map((n) => pod(n.metadata.name, 'kube-proxy')),
+    };
+    // A cutover stopped after creating the ConfigMap: the original's invariants are checked.
+    const configMapOnly = clusterStatus(
+      input({ ...plain, original: scenarioDaemonSet('kubeadm-ipvs'), canaryConfigMap: true }),
+    );
+    expect(configMapOnly.inProgress).toBe(true);
+    expect(configMapOnly.violations.map((v) => v.invariant).sort()).toEqual([
+      'original-affinity',
+      'original-strategy',
+    ]);
+    // Canary objects deleted by hand, the NotIn term left: the strategy must still be OnDelete.
+    const notIn = migratedOriginal();
+    const rolling = {
+      ...notIn,
+      spec: { ...notIn.spec, updateStrategy: { type: 'RollingUpdate' } },
+    };
+    const notInOnly = clusterStatus(input({ ...plain, original: rolling }));
+    expect(notInOnly.inProgress).toBe(true);
+    expect(notInOnly.violations.map((v) => v.invariant)).toEqual(['original-strategy']);
+    // Some installers ship OnDelete: that alone is no migration.
+    const onDelete = scenarioDaemonSet('kubeadm-ipvs');
+    const shipped = {
+      ...onDelete,
+      spec: { ...onDelete.spec, updateStrategy: { type: 'OnDelete' } },
+    };
+    expect(clusterStatus(input({ ...plain, original: shipped })).inProgress).toBe(false);
+  });
 });

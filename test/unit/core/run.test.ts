@@ -338,6 +338,23 @@ describe('transition', () => {
     expect(r.state.facts).toEqual({ cardTs: '1.2' });
     expect(r.refused).toBeUndefined();
   });
+
+  it('keeps a refused click in the history, changing nothing else', () => {
+    const s = awaitingApproval();
+    const r = transition(runbook, s, {
+      type: 'recorded',
+      at: t(7),
+      facts: {},
+      note: { event: 'approve-refused', note: 'UCAROL@T1: not an approver' },
+    });
+    expect(r.effects).toEqual([]);
+    expect(r.state.history.at(-1)).toEqual({
+      at: t(7),
+      event: 'approve-refused',
+      note: 'UCAROL@T1: not an approver',
+    });
+    expect({ ...r.state, history: s.history }).toEqual(s);
+  });
 });
 
 describe('transition refuses every illegal event in every phase and changes nothing', () => {

@@ -1,0 +1,57 @@
+/** A button click as Slack delivers it: a signed `block_actions` payload naming the message. */
+import { signedPost } from './slash-command.js';
+
+export interface ButtonClick {
+  actionId: string;
+  value: string;
+  userId: string;
+  userName: string;
+  teamId: string;
+  channelId: string;
+  messageTs: string;
+  threadTs?: string;
+  responseUrl: string;
+}
+
+export function sendButtonClick(
+  url: string,
+  signingSecret: string,
+  click: ButtonClick,
+): Promise<Response> {
+  const payload = {
+    type: 'block_actions',
+    user: {
+      id: click.userId,
+      username: click.userName,
+      name: click.userName,
+      team_id: click.teamId,
+    },
+    api_app_id: 'A0DEMO',
+    team: { id: click.teamId, domain: 'demo' },
+    container: {
+      type: 'message',
+      message_ts: click.messageTs,
+      channel_id: click.channelId,
+      is_ephemeral: false,
+      ...(click.threadTs === undefined ? {} : { thread_ts: click.threadTs }),
+    },
+    channel: { id: click.channelId, name: 'ops' },
+    message: { type: 'message', ts: click.messageTs, text: '', bot_id: 'B0BOT' },
+    trigger_id: `${Date.now()}.demo`,
+    response_url: click.responseUrl,
+    actions: [
+      {
+        type: 'button',
+        action_id: click.actionId,
+        block_id: 'demo',
+        value: click.value,
+        action_ts: String(Date.now() / 1000),
+      },
+    ],
+  };
+  return signedPost(
+    url,
+    signingSecret,
+    new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+  );
+}

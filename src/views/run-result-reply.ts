@@ -1,0 +1,67 @@
+/**
+ * A cutover's or rollback's result as a thread reply (SLACK-UX.md "Result"): the outcome, each
+ * verification's verdict, the p99 sync time before and after, why it ended this way, and the
+ * Rollback button; and the evidence as a Markdown file, with every probe's command and output,
+ * so nobody has to trust a tick mark.
+ */
+import type { KnownBlock } from '@slack/types';
+import type { RunState } from '../core/run-state.js';
+import type { ChatMessage } from '../ports/chat.js';
+import { chunkLines, context, escape, escapeKeepingMentions, section } from './blocks.js';
+import { cutoverCard, offersRollback } from './cutover-card.js';
+import { evidenceLine, headline, seconds, verdicts } from './run-progress.js';
+
+const emoji: Record<NonNullable<RunState['outcome']>, string> = {
+  verified: ':white_check_mark:',
+  'rolled-back': ':leftwards_arrow_with_hook:',
+  'needs-attention': ':rotating_light:',
+  refused: ':no_entry:',
+  failed: ':x:',
+};
+
+export function resultReply(state: RunState): ChatMessage {
+  const outcome = state.outcome ?? 'failed';
+  const took = seconds(state.createdAt, state.updatedAt);
+  const head = `${emoji[outcome]} *${escapeKeepingMentions(headline(state))}* · ${escape(state.cluster)}${took === '' ? '' : ` · ${took} end to end`}`;
+  const blocks: KnownBlock[] = [section(head)];
+  const seen = verdicts(state).map(evidenceLine);
+  for (const chunk of chunkLines(seen.map(escape), 2900)) blocks.push(section(chunk));
+  if (state.reason !== undefined && outcome !== 'verified') {
+    blocks.push(section(`*Why:* ${escape(state.reason)}`));
+  }
+  if (state.evidence.length > 0) {
+    blocks.push(context('Evidence: every probe’s command and output is in the file below.'));
+  }
+  // The same button as on the status card, built once there.
+  if (offersRollback(state)) {
+    const button = cutoverCard(state).blocks?.find((b) => b.type === 'actions');
+    if (button !== undefined) blocks.push(button);
+  }
+  return { text: `${headline(state)} · ${state.cluster}`, blocks };
+}
+
+export function evidenceReport(state: RunState): string {
+  const lines = [
+    `# ${state.kind} of ${state.node ?? '?'} on ${state.cluster}: ${state.outcome ?? state.phase}`,
+    '',
+    `run ${state.id} · requested by ${state.requester.kind === 'slack' ? state.requester.userId : state.requester.user} at ${state.createdAt}`,
+    ...(state.planHash === undefined ? [] : [`plan ${state.planHash}`]),
+    ...(state.reason === undefined ? [] : [`reason: ${state.reason}`]),
+    '',
+  ];
+  for (const e of state.evidence) {
+    lines.push(
+      `## ${e.ok ? '✓' : '✗'} ${e.probe}${e.node === undefined ? '' : ` @${e.node}`} (${e.step})`,
+      '',
+      e.verdict,
+      '',
+    );
+    if (e.argv.length > 0)
+      lines.push(
+        `\`${e.argv.join(' ')}\`${e.exitCode === undefined ? '' : ` → exit ${e.exitCode}`}`,
+        '',
+      );
+    if (e.output !== '') lines.push('```', e.output.replaceAll('```', "'''"), '```', '');
+  }
+  return lines.join('\n');
+}
