@@ -36,6 +36,16 @@ const envSchema = z.object({
       error: 'must be an app-level token (xapp-…) with connections:write; unset it for HTTP mode',
     })
     .optional(),
+  /**
+   * The app's id (A0…, on the app's "Basic Information" page). When set, requests naming another
+   * app are refused; when unset, api_app_id is not checked (and never learnt from a request).
+   */
+  SLACK_APP_ID: z
+    .string()
+    .regex(/^A[A-Z0-9]{2,}$/, {
+      error: 'must be the App ID (A0…) from the Slack app’s “Basic Information” page',
+    })
+    .optional(),
   SLACK_API_URL: z
     .url({ error: 'must be an http(s) URL ending in /api/, e.g. https://slack.com/api/' })
     .optional(),
@@ -180,6 +190,8 @@ export interface SlackConfig {
   signingSecret?: string;
   appToken?: string;
   apiUrl?: string;
+  /** When set, only requests for this app id are served. */
+  appId?: string;
 }
 
 export interface AppConfig {
@@ -354,6 +366,7 @@ export function loadConfig(
               : { signingSecret: e.SLACK_SIGNING_SECRET }),
             ...(e.SLACK_APP_TOKEN === undefined ? {} : { appToken: e.SLACK_APP_TOKEN }),
             ...(e.SLACK_API_URL === undefined ? {} : { apiUrl: e.SLACK_API_URL }),
+            ...(e.SLACK_APP_ID === undefined ? {} : { appId: e.SLACK_APP_ID }),
           },
         }),
     redisUrl: e.REDIS_URL,

@@ -11,9 +11,10 @@ HTTP mode (default): Slack posts to http://<host>:$PORT/slack/events, signed wit
 SLACK_SIGNING_SECRET. Socket Mode: set SLACK_APP_TOKEN (xapp-…); no public URL needed.
 The same port serves /healthz, /readyz and /metrics.
 
-Environment: SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_APP_TOKEN, SLACK_API_URL, REDIS_URL,
-PORT (3000), CLUSTERS_FILE (clusters.yaml), LOG_LEVEL (info), QUEUE_PREFIX, WORKER_CONCURRENCY,
-SHUTDOWN_GRACE_SECONDS (25). See the README's "Configuration".
+Environment: SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_APP_TOKEN, SLACK_APP_ID, SLACK_API_URL,
+REDIS_URL, PORT (3000), CLUSTERS_FILE (clusters.yaml), LOG_LEVEL (info), QUEUE_PREFIX,
+WORKER_CONCURRENCY, SHUTDOWN_GRACE_SECONDS (25). See the README's "Configuration" and
+"HTTP edge".
 
 Stops gracefully on SIGTERM or SIGINT.`;
 

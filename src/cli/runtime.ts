@@ -7,9 +7,18 @@ import type { WebClientOptions } from '@slack/web-api';
 import { KubeClusterDirectory } from '../adapters/kubernetes/directory.js';
 import type { KubeClusterOptions } from '../adapters/kubernetes/cluster-client.js';
 import { createHttpServer, listen } from '../adapters/http/server.js';
+import {
+  MemorySeenRequests,
+  RedisSeenRequests,
+  SharedSeenRequests,
+  type SeenRequests,
+} from '../adapters/http/seen-requests.js';
+import { guardSlackListener } from '../adapters/http/slack-guard.js';
+import { closeRedis, createRedis } from '../adapters/redis.js';
 import { createMetrics, type Metrics } from '../adapters/metrics.js';
 import { createBoltApp, createWebClient, verifySlackAuth } from '../adapters/slack/bolt-app.js';
 import { SlackChat } from '../adapters/slack/chat.js';
+import { registerUnhandledInteractions } from '../adapters/slack/unhandled-interactions.js';
 import { SlackGroupMembers } from '../adapters/slack/user-groups.js';
 import { verbs } from '../commands/index.js';
 import { registerCommands } from '../commands/register.js';
@@ -139,6 +148,7 @@ async function start(
       logger,
       metrics,
     });
+    registerUnhandledInteractions(bolt.app, logger);
     registerInteractions(bolt.app, {
       config,
       runs: execution.runs,
@@ -151,8 +161,35 @@ async function start(
     });
   }
 
+  // Requests already served, shared by every replica through Redis (in this process otherwise).
+  const seenRedis =
+    bolt?.listener !== undefined && execution.kind === 'bullmq'
+      ? createRedis(config.redisUrl, 'producer', logger)
+      : undefined;
+  const seen: SeenRequests =
+    seenRedis === undefined
+      ? new MemorySeenRequests()
+      : new SharedSeenRequests(
+          new RedisSeenRequests(seenRedis, config.queuePrefix),
+          new MemorySeenRequests(),
+          logger,
+        );
+  const slackListener =
+    bolt?.listener === undefined
+      ? undefined
+      : guardSlackListener(bolt.listener, {
+          signingSecret: slack.signingSecret ?? '',
+          installation: {
+            teamId: identity.teamId,
+            ...(identity.enterpriseId === undefined ? {} : { enterpriseId: identity.enterpriseId }),
+            ...(slack.appId === undefined ? {} : { appId: slack.appId }),
+          },
+          seen,
+          logger,
+        });
+
   const server = createHttpServer({
-    ...(bolt?.listener === undefined ? {} : { slackListener: bolt.listener }),
+    ...(slackListener === undefined ? {} : { slackListener }),
     readiness: async () => {
       const checks = {
         ...(await execution.checks()),
@@ -183,6 +220,7 @@ async function start(
     clearInterval(recheck);
     server.close();
     await execution.stop(0);
+    if (seenRedis !== undefined) await closeRedis(seenRedis);
     throw error;
   }
   logger.info(
@@ -207,6 +245,7 @@ async function start(
       logger.info('stopping: no new Slack requests or jobs');
       if (bolt?.socketMode === true) await bolt.app.stop();
       await stopServer(server, logger);
+      if (seenRedis !== undefined) await closeRedis(seenRedis);
       await execution.stop(config.shutdownGraceMs);
       logger.info('stopped');
     },

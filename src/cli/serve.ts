@@ -5,6 +5,7 @@
 import { ConfigError, loadConfig, type AppConfig, type ConfigRole } from '../config.js';
 import { isAppError, toUserMessage } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
+import { installProcessGuards } from './process-guard.js';
 import type { RunningProcess } from './runtime.js';
 import { EXIT, type CliIo } from './types.js';
 
@@ -24,6 +25,8 @@ export async function serveUntilSignal(
     throw error;
   }
   const logger = createLogger({ level: config.logLevel, base: { role } });
+  // One bad request or callback is logged; it does not take the process (and its jobs) down.
+  installProcessGuards(logger);
   let running: RunningProcess;
   try {
     running = await start(config, logger);

@@ -4,10 +4,11 @@
  */
 import type { App, RespondArguments } from '@slack/bolt';
 import type { Metrics } from '../adapters/metrics.js';
-import { asAppError, type ErrorCode } from '../errors.js';
+import { AppError, asAppError, type ErrorCode } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ChatMessage } from '../ports/chat.js';
 import { errorReply } from '../views/errors.js';
+import { fitMessage } from '../views/fit.js';
 import { findVerb, parseCommandText } from './parse.js';
 import { SLASH_COMMAND, type CommandServices, type Verb, type VerbContext } from './types.js';
 
@@ -19,12 +20,42 @@ const USER_ERRORS: readonly ErrorCode[] = [
   'CHANNEL_NOT_ALLOWED',
 ];
 
+/** Every reply is fitted to Slack's limits here, whatever the verb put in it. */
 function ephemeral(message: ChatMessage): RespondArguments {
+  const fitted = fitMessage(message);
   return {
     response_type: 'ephemeral',
-    text: message.text,
-    ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+    text: fitted.text,
+    ...(fitted.blocks === undefined ? {} : { blocks: fitted.blocks }),
   };
+}
+
+/** A schema's refusal (zod) is a request that was wrong, wherever in the verb it surfaced. */
+function isValidationError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ZodError';
+}
+
+/**
+ * What the person is told when a verb fails. Validation that fails after the ack (a schema
+ * deeper down, a check that needs the cluster) is a usage error with the verb's usage, never
+ * "Something went wrong".
+ */
+export function commandError(error: unknown, verb: Verb | undefined): AppError {
+  const usage = verb === undefined ? undefined : `Usage: ${verb.usage}`;
+  if (isValidationError(error)) {
+    return new AppError('USAGE', 'That request is not one this command accepts.', {
+      remedy: usage ?? 'See /proxy-migrate help.',
+      cause: error,
+    });
+  }
+  const appError = asAppError(error);
+  if (appError.code === 'USAGE' && usage !== undefined && !appError.remedy.includes(usage)) {
+    return new AppError('USAGE', appError.message, {
+      remedy: `${appError.remedy} ${usage}`.trim(),
+      cause: appError.cause,
+    });
+  }
+  return appError;
 }
 
 export interface CommandDeps {
@@ -68,11 +99,12 @@ export function registerCommands(app: App, deps: CommandDeps): void {
         }
       },
     };
+    const verb = deps.verbs.find((v) => v.name === parsed.verb);
     try {
       await findVerb(deps.verbs, parsed.verb).run(ctx);
       deps.metrics.slackCommands.inc({ verb: verbLabel, outcome: 'accepted' });
     } catch (error) {
-      const appError = asAppError(error);
+      const appError = commandError(error, verb);
       const userError = USER_ERRORS.includes(appError.code);
       deps.metrics.slackCommands.inc({
         verb: verbLabel,

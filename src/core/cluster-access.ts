@@ -28,6 +28,7 @@ function closest(name: string, candidates: readonly string[]): string | undefine
 }
 
 function listNames(names: readonly string[], max = 10): string {
+  if (names.length === 0) return 'none from this channel';
   if (names.length <= max) return names.join(', ');
   return `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
 }
@@ -43,7 +44,10 @@ export function resolveCluster(
   channelId: string | undefined,
   usage: string,
 ): ClusterConfig {
-  const names = clusters.map((c) => c.name);
+  // Names offered in errors are the ones this channel may drive: others are not its business.
+  const names = clusters
+    .filter((c) => channelId === undefined || channelAllowed(c, channelId))
+    .map((c) => c.name);
   if (name === undefined || name === '') {
     throw new AppError('USAGE', 'Which cluster?', {
       remedy: `Usage: ${usage}. Known clusters: ${listNames(names)}.`,

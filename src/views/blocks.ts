@@ -11,6 +11,7 @@ import type {
   SectionBlock,
 } from '@slack/types';
 import type { ChatMessage } from '../ports/chat.js';
+import { fitText } from './fit.js';
 
 export const SLACK_LIMITS = {
   blocksPerMessage: 50,
@@ -32,9 +33,9 @@ export const SLACK_LIMITS = {
 /** What one report message may hold, with headroom under the hard limits. */
 export const BUDGET = { sectionText: 2900, messageText: 10_000, blocks: 45 } as const;
 
+/** Cuts at a safe place: never inside a surrogate pair, an escape like `&amp;` or a mention. */
 export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, Math.max(0, max - 1))}…`;
+  return fitText(text, max);
 }
 
 /** Escapes the three characters Slack's mrkdwn treats as control characters. */

@@ -1,8 +1,12 @@
-/** `/proxy-migrate clusters`: what this bot can drive, from where, and who approves. */
+/**
+ * `/proxy-migrate clusters`: what this channel may drive, and who approves there. Clusters the
+ * channel may not drive are not shown at all (not their names, contexts, channels or approvers):
+ * a channel of another team, or any channel a cluster does not list, learns nothing from it.
+ */
 import type { ClusterConfig } from '../config.js';
 import { channelAllowed } from '../core/cluster-access.js';
 import type { ChatMessage } from '../ports/chat.js';
-import { context, escape, paginate } from './blocks.js';
+import { context, escape, paginate, section } from './blocks.js';
 
 function approvers(cluster: ClusterConfig): string {
   const people = [
@@ -12,8 +16,7 @@ function approvers(cluster: ClusterConfig): string {
   return people.length === 0 ? 'none configured' : people.join(' ');
 }
 
-function clusterLine(cluster: ClusterConfig, channelId: string): string {
-  const allowed = channelAllowed(cluster, channelId);
+function clusterLine(cluster: ClusterConfig): string {
   const channels =
     cluster.channels.length === 0
       ? 'any channel'
@@ -22,26 +25,42 @@ function clusterLine(cluster: ClusterConfig, channelId: string): string {
     ? 'in-cluster'
     : `context ${escape(cluster.context ?? 'current')}`;
   return [
-    `${allowed ? ':large_green_circle:' : ':no_entry_sign:'} *${escape(cluster.name)}* · ${target}`,
+    `:large_green_circle: *${escape(cluster.name)}* · ${target}`,
     `    channels: ${channels} · approvers: ${approvers(cluster)}`,
     `    four-eyes ${cluster.fourEyes ? 'on' : 'off'} · approvals expire after ${cluster.approvalTtlMinutes} min`,
   ].join('\n');
 }
+
+/** The asking channel as a link when its id looks like one (it comes with the request). */
+const channelLink = (channelId: string): string =>
+  /^[CGD][A-Z0-9]{2,30}$/.test(channelId) ? `<#${channelId}>` : 'this channel';
 
 export function clustersMessage(
   clusters: readonly ClusterConfig[],
   channelId: string,
 ): ChatMessage[] {
   const usable = clusters.filter((c) => channelAllowed(c, channelId));
-  const title = `*${clusters.length} cluster${clusters.length === 1 ? '' : 's'}* configured, ${usable.length} usable from this channel`;
+  if (usable.length === 0) {
+    return [
+      {
+        text: 'No cluster can be driven from this channel.',
+        blocks: [
+          section(
+            `No cluster can be driven from this channel. Ask an admin to add ${channelLink(channelId)} to a cluster’s \`channels\` in the clusters file, or run this in a channel that has one.`,
+          ),
+          context('Only you see this message.'),
+        ],
+      },
+    ];
+  }
+  const title = `*${usable.length} cluster${usable.length === 1 ? '' : 's'}* usable from this channel`;
   const messages = paginate(
     title,
-    clusters.map((c) => clusterLine(c, channelId)),
-    `${clusters.length} clusters: ${clusters.map((c) => c.name).join(', ')}`,
+    usable.map(clusterLine),
+    `${usable.length} cluster${usable.length === 1 ? '' : 's'}: ${usable.map((c) => c.name).join(', ')}`,
   );
-  const last = messages[messages.length - 1];
-  last?.blocks?.push(
-    context(':no_entry_sign: = not allowed from this channel. Only you see this message.'),
+  messages[messages.length - 1]?.blocks?.push(
+    context('Only clusters this channel may drive are listed. Only you see this message.'),
   );
   return messages;
 }

@@ -5,14 +5,20 @@
 import { asAppError } from '../errors.js';
 import type { ChatMessage } from '../ports/chat.js';
 import { context, escape, escapeKeepingMentions, section } from './blocks.js';
+import { clip, fitMessage } from './fit.js';
+
+/** A message may echo what was typed; past this it is cut, so the remedy is always shown. */
+const MESSAGE_MAX = 500;
 
 export function errorReply(error: unknown): ChatMessage {
   const appError = asAppError(error);
-  return {
-    text: `${escape(appError.message)} ${escapeKeepingMentions(appError.remedy)}`,
+  const message = escape(clip(appError.message, MESSAGE_MAX));
+  const remedy = escapeKeepingMentions(appError.remedy);
+  return fitMessage({
+    text: `${message} ${remedy}`,
     blocks: [
-      section(`:warning: ${escape(appError.message)}\n${escapeKeepingMentions(appError.remedy)}`),
+      section(`:warning: ${message}\n${remedy}`),
       context(`error code \`${appError.code}\``),
     ],
-  };
+  });
 }

@@ -36,6 +36,8 @@ export type { RecordedResponse, ResponseTarget } from './response-urls.js';
 export interface FakeSlackOptions {
   botToken?: string;
   teamId?: string;
+  /** auth.test's enterprise_id: the workspace is part of this Enterprise Grid org. */
+  enterpriseId?: string;
   botUserId?: string;
   botId?: string;
   /** User group id → member user ids, for usergroups.users.list. */
@@ -107,6 +109,7 @@ class FakeSlackServer implements FakeSlack {
     this.workspace = new SlackWorkspace({
       baseUrl: () => this.url,
       teamId: this.teamId,
+      ...(options.enterpriseId === undefined ? {} : { enterpriseId: options.enterpriseId }),
       botUserId: this.botUserId,
       botId: this.botId,
     });

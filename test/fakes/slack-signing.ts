@@ -46,6 +46,8 @@ export interface SlashCommandOptions {
   channel_name?: string;
   trigger_id?: string;
   api_app_id?: string;
+  /** Present when the workspace is part of an Enterprise Grid org. */
+  enterprise_id?: string;
   token?: string;
 }
 
@@ -64,6 +66,7 @@ export function slashCommandBody(options: SlashCommandOptions): string {
     text: options.text,
     api_app_id: options.api_app_id ?? 'A0TEST',
     is_enterprise_install: 'false',
+    ...(options.enterprise_id === undefined ? {} : { enterprise_id: options.enterprise_id }),
     response_url: options.response_url,
     trigger_id: options.trigger_id ?? triggerId(),
   }).toString();
@@ -81,7 +84,10 @@ export interface ButtonClickOptions {
   value?: string;
   userId?: string;
   userName?: string;
+  /** The clicking user's team (`user.team_id`); another team's in Slack Connect. */
   teamId?: string;
+  /** The installation's team, which Slack names as the request's `team` (default T0TEST). */
+  installTeamId?: string;
   channelId?: string;
   threadTs?: string;
   /** Defaults to the block_id of the button with `actionId` in `message.blocks`. */
@@ -115,7 +121,8 @@ function findButton(blocks: unknown[] | undefined, actionId: string): FoundButto
 /** A `block_actions` payload for one button click, shaped like the ones Slack sends. */
 export function buttonClickPayload(options: ButtonClickOptions): Record<string, unknown> {
   const userId = options.userId ?? 'U0ALICE';
-  const teamId = options.teamId ?? 'T0TEST';
+  const installTeamId = options.installTeamId ?? 'T0TEST';
+  const teamId = options.teamId ?? installTeamId;
   const channelId = options.channelId ?? 'C0OPS';
   const button = findButton(options.message?.blocks, options.actionId);
   const actionTs = (Date.now() / 1000).toFixed(6);
@@ -137,7 +144,8 @@ export function buttonClickPayload(options: ButtonClickOptions): Record<string, 
       ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
     },
     trigger_id: triggerId(),
-    team: { id: teamId, domain: 'fake-team' },
+    // In Slack Connect the request still names the installation's team; the user's is above.
+    team: { id: installTeamId, domain: 'fake-team' },
     enterprise: null,
     is_enterprise_install: false,
     channel: { id: channelId, name: 'ops' },
@@ -149,7 +157,7 @@ export function buttonClickPayload(options: ButtonClickOptions): Record<string, 
       ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
       text: options.message?.text ?? '',
       blocks: options.message?.blocks ?? [],
-      team: teamId,
+      team: installTeamId,
     },
     state: { values: {} },
     response_url: options.responseUrl,
@@ -206,14 +214,18 @@ export interface ViewSubmissionOptions {
   /** `state.values`: block_id → action_id → value. */
   values: Record<string, Record<string, string>>;
   userId?: string;
+  /** The submitting user's team (`user.team_id`); another team's in Slack Connect. */
   teamId?: string;
+  /** The installation's team: the request's `team` and the view's (default T0TEST). */
+  installTeamId?: string;
   apiAppId?: string;
 }
 
 /** A `view_submission` payload for a modal's submit button, shaped like the ones Slack sends. */
 export function viewSubmissionPayload(options: ViewSubmissionOptions): Record<string, unknown> {
   const userId = options.userId ?? 'U0ALICE';
-  const teamId = options.teamId ?? 'T0TEST';
+  const installTeamId = options.installTeamId ?? 'T0TEST';
+  const teamId = options.teamId ?? installTeamId;
   const values = Object.fromEntries(
     Object.entries(options.values).map(([block, actions]) => [
       block,
@@ -227,14 +239,14 @@ export function viewSubmissionPayload(options: ViewSubmissionOptions): Record<st
   );
   return {
     type: 'view_submission',
-    team: { id: teamId, domain: 'fake-team' },
+    team: { id: installTeamId, domain: 'fake-team' },
     user: { id: userId, username: nameFor(userId), name: nameFor(userId), team_id: teamId },
     api_app_id: options.apiAppId ?? 'A0TEST',
     token: 'verification-token',
     trigger_id: triggerId(),
     view: {
       id: options.viewId,
-      team_id: teamId,
+      team_id: installTeamId,
       type: 'modal',
       blocks: options.view['blocks'] ?? [],
       private_metadata: options.view['private_metadata'] ?? '',

@@ -55,6 +55,7 @@ export interface Reply {
 export interface Identity {
   baseUrl: () => string;
   teamId: string;
+  enterpriseId?: string;
   botUserId: string;
   botId: string;
 }
@@ -191,6 +192,9 @@ export class SlackWorkspace {
       team_id: teamId,
       user_id: botUserId,
       bot_id: botId,
+      ...(this.identity.enterpriseId === undefined
+        ? {}
+        : { enterprise_id: this.identity.enterpriseId }),
       is_enterprise_install: false,
     });
   }

@@ -16,6 +16,7 @@ import {
   startFakeSlack,
   type FakeMessage,
   type FakeSlack,
+  type FakeSlackOptions,
   type FakeView,
 } from '../fakes/fake-slack.js';
 import {
@@ -61,6 +62,8 @@ export interface HarnessOptions {
   clusterAChannels?: string[];
   env?: Record<string, string>;
   overrides?: RuntimeOverrides;
+  /** The fake workspace's identity (team, Enterprise org) as auth.test reports it. */
+  slack?: FakeSlackOptions;
 }
 
 export interface BotHarness {
@@ -96,7 +99,7 @@ export interface BotHarness {
 
 export async function startHarness(options: HarnessOptions = {}): Promise<BotHarness> {
   const dir = await mkdtemp(join(tmpdir(), 'pm-bot-'));
-  const fake = await startFakeSlack();
+  const fake = await startFakeSlack(options.slack);
   const twin = await startTwin({
     scenario: options.scenario ?? 'kubeadm-ipvs',
     speed: options.twinSpeed ?? 1,

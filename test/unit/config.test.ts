@@ -91,6 +91,17 @@ describe('loadConfig', () => {
     ).toMatchObject({ appToken: 'xapp-1' });
   });
 
+  it('takes SLACK_APP_ID when set and checks its shape; unset, there is none', () => {
+    const load = (env: Record<string, string>) =>
+      loadConfig({ ...goodEnv, ...env }, 'bot', () => clustersYaml);
+    expect(load({ SLACK_APP_ID: 'A0123ABC' }).slack?.appId).toBe('A0123ABC');
+    expect(load({}).slack).not.toHaveProperty('appId');
+    expect(load({ SLACK_APP_ID: '' }).slack).not.toHaveProperty('appId');
+    expect(problemsOf(() => load({ SLACK_APP_ID: 'proxy-migrate' }))).toEqual([
+      expect.stringMatching(/^SLACK_APP_ID: must be the App ID/),
+    ]);
+  });
+
   it('reports an unreadable clusters file together with env problems', () => {
     const problems = problemsOf(() =>
       loadConfig({ ...goodEnv, PORT: 'abc' }, 'bot', () => {

@@ -1,6 +1,10 @@
 /**
  * The one HTTP server of a process: liveness, readiness and metrics next to Slack's
- * `/slack/events` (Bolt's request listener, mounted as-is so signature checks stay Bolt's).
+ * `/slack/events` (Bolt's request listener behind the Slack edge guard, slack-guard.ts). The
+ * server bounds what a client can hold: header size, the time to send headers and the whole
+ * request, and idle sockets, all within Slack's 3-second budget. Every request is logged as
+ * method, path, status and byte counts only: never headers (Authorization, Cookie, Slack's
+ * signature) and never bodies.
  */
 import {
   createServer,
@@ -9,7 +13,23 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Logger } from '../../log.js';
+
+/** What one client may take of the server. Slack gives up on a request after 3 s. */
+export const HTTP_LIMITS = {
+  /** Slack's headers are well under 2 KiB; Node's default allows 16. */
+  maxHeaderBytes: 8 * 1024,
+  maxHeadersCount: 64,
+  /** Headers, then the whole request, must arrive within Slack's budget. */
+  headersTimeoutMs: 3_000,
+  requestTimeoutMs: 3_000,
+  /** How often Node enforces the two above (its default, 30 s, would let them slip). */
+  checkIntervalMs: 500,
+  /** A socket with no traffic for this long is closed. */
+  idleTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 5_000,
+} as const;
 
 export interface ReadinessReport {
   ready: boolean;
@@ -30,6 +50,39 @@ export const SLACK_EVENTS_PATH = '/slack/events';
 function send(res: ServerResponse, status: number, contentType: string, body: string): void {
   res.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store' });
   res.end(body);
+}
+
+/** Byte counters of each socket at the end of its previous request (keep-alive reuses them). */
+const counted = new WeakMap<Socket, { read: number; written: number }>();
+
+const MAX_LOGGED_PATH = 200;
+
+function loggedPath(req: IncomingMessage): string {
+  // The query string may carry anything a caller put there: it is not logged.
+  return (req.url ?? '/').split('?')[0]?.slice(0, MAX_LOGGED_PATH) ?? '/';
+}
+
+/** One line per request, when it ends: method, path, status, bytes in and out, duration. */
+function logRequest(req: IncomingMessage, res: ServerResponse, logger: Logger): void {
+  const started = performance.now();
+  res.once('close', () => {
+    const socket = req.socket;
+    const before = counted.get(socket) ?? { read: 0, written: 0 };
+    const now = { read: socket.bytesRead, written: socket.bytesWritten };
+    counted.set(socket, now);
+    const path = loggedPath(req);
+    const line = {
+      method: req.method,
+      path,
+      status: res.statusCode,
+      bytesIn: now.read - before.read,
+      bytesOut: now.written - before.written,
+      ms: Math.round(performance.now() - started),
+    };
+    if (path !== SLACK_EVENTS_PATH) logger.debug(line, 'http request');
+    else if (res.statusCode >= 400) logger.warn(line, 'http request');
+    else logger.info(line, 'http request');
+  });
 }
 
 async function route(
@@ -60,15 +113,44 @@ async function route(
 }
 
 export function createHttpServer(options: HttpServerOptions): Server {
-  const server = createServer((req, res) => {
-    route(options, req, res).catch((error: unknown) => {
-      options.logger.error({ err: error, path: req.url?.split('?')[0] }, 'http handler failed');
-      if (!res.headersSent) send(res, 500, 'application/json', '{"error":"internal"}');
-      else res.end();
-    });
+  const logger = options.logger.child({ component: 'http' });
+  const server = createServer(
+    {
+      maxHeaderSize: HTTP_LIMITS.maxHeaderBytes,
+      headersTimeout: HTTP_LIMITS.headersTimeoutMs,
+      requestTimeout: HTTP_LIMITS.requestTimeoutMs,
+      connectionsCheckingInterval: HTTP_LIMITS.checkIntervalMs,
+      keepAliveTimeout: HTTP_LIMITS.keepAliveTimeoutMs,
+    },
+    (req, res) => {
+      logRequest(req, res, logger);
+      route(options, req, res).catch((error: unknown) => {
+        // Only the error's own words: errors from Bolt carry the whole request as properties.
+        const err = error instanceof Error ? { type: error.name, message: error.message } : {};
+        logger.error({ err, path: loggedPath(req) }, 'http handler failed');
+        if (!res.headersSent) send(res, 500, 'application/json', '{"error":"internal"}');
+        else res.end();
+      });
+    },
+  );
+  server.maxHeadersCount = HTTP_LIMITS.maxHeadersCount;
+  // Idle sockets (a slow client, a keep-alive nobody uses) do not hold the server or shutdown.
+  server.setTimeout(HTTP_LIMITS.idleTimeoutMs, (socket) => socket.destroy());
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    // Oversized headers, a malformed request line, a header timeout: answer, log the code only.
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? 431
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 408
+          : 400;
+    logger.warn({ code: error.code, status }, 'http client error');
+    if (socket.writable && !socket.destroyed) {
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`,
+      );
+    } else socket.destroy();
   });
-  // Slack and probes use short requests; do not let idle sockets hold shutdown open.
-  server.keepAliveTimeout = 5_000;
   return server;
 }
 

@@ -9,6 +9,7 @@ import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { SlackConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import { SLACK_BODY_LIMIT_BYTES } from '../http/slack-guard.js';
 import { SLACK_EVENTS_PATH } from '../http/server.js';
 import { slackLogger } from './bolt-logger.js';
 import { slackError } from './errors.js';
@@ -19,6 +20,8 @@ export interface SlackIdentity {
   botUserId: string;
   teamId: string;
   team: string;
+  /** The Enterprise Grid org the workspace belongs to, when it does. */
+  enterpriseId?: string;
 }
 
 function clientOptions(
@@ -70,6 +73,9 @@ export async function verifySlackAuth(client: WebClient): Promise<SlackIdentity>
     botUserId: result.user_id,
     teamId: result.team_id,
     team: result.team ?? result.team_id,
+    ...(typeof result.enterprise_id === 'string' && result.enterprise_id !== ''
+      ? { enterpriseId: result.enterprise_id }
+      : {}),
   };
 }
 
@@ -106,12 +112,34 @@ export function createBoltApp(
       remedy: 'Copy it from the Slack app’s “Basic Information” page.',
     });
   }
+  const edgeLogger = logger.child({ component: 'bolt-receiver' });
   const receiver = new HTTPReceiver({
     signingSecret: slack.signingSecret,
     endpoints: SLACK_EVENTS_PATH,
     logger: common.logger,
     // Keep false on a long-running server: ack() answers Slack before the listener's work ends.
     processBeforeResponse: false,
+    // The edge guard (adapters/http/slack-guard.ts) refuses larger bodies before they are read.
+    bodyLimit: SLACK_BODY_LIMIT_BYTES,
+    // Bolt's own handlers log free-form strings with error details; these log a word and a code.
+    unhandledRequestHandler: ({ response }) => {
+      edgeLogger.warn('a Slack request was not acknowledged within 3 s');
+      if (!response.headersSent) {
+        response.writeHead(404);
+        response.end();
+      }
+    },
+    processEventErrorHandler: ({ error, response }) => {
+      const code = 'code' in error ? String(error.code) : undefined;
+      edgeLogger.error(
+        { err: { type: error.name, message: error.message, code } },
+        'a Slack request failed in Bolt',
+      );
+      if (response.headersSent) return Promise.resolve(false);
+      response.writeHead(code === 'slack_bolt_authorization_error' ? 401 : 500);
+      response.end();
+      return Promise.resolve(true);
+    },
   });
   return {
     app: new App({ ...common, receiver }),

@@ -3,6 +3,16 @@ import type { WebClient } from '@slack/web-api';
 import type { ChatMessage, ChatPort, FileUpload, PostOptions } from '../../ports/chat.js';
 import { AppError } from '../../errors.js';
 import { slackError } from './errors.js';
+import { fitMessage, REPLY_LIMITS } from '../../views/fit.js';
+
+/** Text and blocks as sent: fitted to Slack's limits, so no message is refused for its size. */
+function wire(message: ChatMessage): { text: string; blocks?: ChatMessage['blocks'] } {
+  const fitted = fitMessage(message, { textMax: REPLY_LIMITS.slackText });
+  return {
+    text: fitted.text,
+    ...(fitted.blocks === undefined ? {} : { blocks: fitted.blocks }),
+  };
+}
 
 export class SlackChat implements ChatPort {
   constructor(private readonly client: WebClient) {}
@@ -16,8 +26,7 @@ export class SlackChat implements ChatPort {
     try {
       const result = await this.client.chat.postMessage({
         channel,
-        text: message.text,
-        ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+        ...wire(message),
         ...(options.threadTs === undefined ? {} : { thread_ts: options.threadTs }),
         unfurl_links: false,
         unfurl_media: false,
@@ -40,8 +49,7 @@ export class SlackChat implements ChatPort {
       await this.client.chat.update({
         channel,
         ts,
-        text: message.text,
-        ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+        ...wire(message),
       });
     } catch (error) {
       throw slackError(error, 'chat.update');
@@ -58,8 +66,7 @@ export class SlackChat implements ChatPort {
       await this.client.chat.postEphemeral({
         channel,
         user,
-        text: message.text,
-        ...(message.blocks === undefined ? {} : { blocks: message.blocks }),
+        ...wire(message),
         ...(options.threadTs === undefined ? {} : { thread_ts: options.threadTs }),
       });
     } catch (error) {

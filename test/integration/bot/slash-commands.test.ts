@@ -40,14 +40,15 @@ describe('slash commands end to end', () => {
     expect((await ackBody(await h.command(''))).text).toMatch(/^proxy-migrate: /);
   });
 
-  it('lists clusters with channels and approvers, marking the ones not usable here', async () => {
+  it('lists only the clusters this channel may drive, with their channels and approvers', async () => {
     const body = await ackBody(await h.command('clusters'));
-    const shown = JSON.stringify(body.blocks);
+    const shown = JSON.stringify(body);
     expect(body.response_type).toBe('ephemeral');
-    expect(shown).toContain('*2 clusters* configured, 1 usable from this channel');
+    expect(shown).toContain('*1 cluster* usable from this channel');
     expect(shown).toContain(':large_green_circle: *cluster-a* · context kubeadm-ipvs');
-    expect(shown).toContain(':no_entry_sign: *cluster-b*');
     expect(shown).toContain('<@U0BOB>');
+    expect(shown).not.toContain('cluster-b');
+    expect(shown).not.toContain('C0ELSEWHERE');
   });
 
   it('runs a pre-flight: ack, queued note, status card edited in place, one reply per pool', async () => {
@@ -120,7 +121,7 @@ describe('slash commands end to end', () => {
       'UNKNOWN_VERB',
       'Did you mean /proxy-migrate preflight &lt;cluster&gt;?',
     ],
-    ['preflight', 'USAGE', 'Known clusters: cluster-a, cluster-b.'],
+    ['preflight', 'USAGE', 'Known clusters: cluster-a.'],
     ['preflight clster-a', 'UNKNOWN_CLUSTER', 'Did you mean cluster-a?'],
     ['preflight cluster-a now', 'USAGE', 'Unexpected arguments: now.'],
     ['preflight cluster-b', 'CHANNEL_NOT_ALLOWED', 'Run it from <#C0ELSEWHERE>'],

@@ -41,6 +41,21 @@ describe('resolveCluster', () => {
     );
   });
 
+  it('names only the clusters the asking channel may drive', () => {
+    const elsewhere = errorOf(() => resolveCluster(clusters, undefined, 'C0OTHER', usage));
+    expect(elsewhere.remedy).toBe(`Usage: ${usage}. Known clusters: cluster-b.`);
+    const typo = errorOf(() => resolveCluster(clusters, 'clster-a', 'C0OTHER', usage));
+    expect(typo.message).toBe('Unknown cluster "clster-a". Known: cluster-b.');
+    expect(typo.remedy).toBe(`Did you mean cluster-b? Usage: ${usage}`);
+    const none = errorOf(() =>
+      resolveCluster([cluster('cluster-a', ['C0OPS'])], undefined, 'C0OTHER', usage),
+    );
+    expect(none.remedy).toBe(`Usage: ${usage}. Known clusters: none from this channel.`);
+    // A terminal run (no channel) is not restricted by channels.
+    const terminal = errorOf(() => resolveCluster(clusters, undefined, undefined, usage));
+    expect(terminal.remedy).toBe(`Usage: ${usage}. Known clusters: cluster-a, cluster-b.`);
+  });
+
   it('refuses channels the cluster is not allowed from, naming the allowed ones', () => {
     const error = errorOf(() => resolveCluster(clusters, 'cluster-a', 'C0OTHER', usage));
     expect(error.code).toBe('CHANNEL_NOT_ALLOWED');

@@ -38,16 +38,23 @@ describe('views', () => {
     expect(accepted(helpMessage(verbs))).toMatchSnapshot();
   });
 
-  it('clusters shows channels, approvers and what is usable here', () => {
-    const messages = clustersMessage(
-      [
-        cluster('cluster-a', { channels: ['C0OPS'] }),
-        cluster('cluster-b', { channels: ['C0OTHER'], fourEyes: false }),
-      ],
-      'C0OPS',
-    );
+  it('clusters shows only what this channel may drive, with channels and approvers', () => {
+    const all = [
+      cluster('cluster-a', { channels: ['C0OPS'] }),
+      cluster('cluster-b', { channels: ['C0OTHER'], fourEyes: false }),
+      cluster('cluster-c', { fourEyes: false }),
+    ];
+    const messages = clustersMessage(all, 'C0OPS');
     expect(messages).toHaveLength(1);
     expect(accepted(messages[0]!)).toMatchSnapshot();
+    expect(JSON.stringify(messages)).not.toMatch(/cluster-b|C0OTHER/);
+  });
+
+  it('clusters from a channel that may drive none says so and shows no cluster', () => {
+    const messages = clustersMessage([cluster('cluster-a', { channels: ['C0OPS'] })], 'C0ELSE');
+    expect(messages).toHaveLength(1);
+    expect(accepted(messages[0]!)).toMatchSnapshot();
+    expect(JSON.stringify(messages)).not.toMatch(/cluster-a|C0OPS|U0BOB/);
   });
 
   it('errors are one sentence, a remedy and the code', () => {
