@@ -5,8 +5,32 @@
  * created: never two kube-proxies on one node. A failed verification or a missed deadline after
  * the first write rolls the node back (unless auto-rollback is off) and verifies the way back.
  */
-import type { Runbook } from '../core/runbook.js';
+import type { Runbook, Step } from '../core/runbook.js';
 import { rollbackSteps } from './rollback.js';
+
+/**
+ * After the plan: the approval, the cluster lock, the plan computed again and unchanged, then
+ * the shared objects written until the plan is empty. A cutover goes on to the node; a repair
+ * (the drift guard's) ends here.
+ */
+export const approvedSharedWrites = [
+  { id: 'approval', kind: 'approval', uses: 'approval', title: 'approved' },
+  { id: 'lock', kind: 'lock', uses: 'cluster-lease', title: 'cluster lock taken', attempts: 3 },
+  {
+    id: 'plan-unchanged',
+    kind: 'gate',
+    uses: 'plan-unchanged',
+    title: 'plan unchanged since approval',
+    attempts: 3,
+  },
+  {
+    id: 'canary',
+    kind: 'apply',
+    uses: 'canary-objects',
+    title: 'canary objects ready',
+    attempts: 3,
+  },
+] as const satisfies readonly Step[];
 
 export const cutoverRunbook = {
   kind: 'cutover',
@@ -36,22 +60,7 @@ export const cutoverRunbook = {
       title: 'plan confirmed by a dry run',
       attempts: 3,
     },
-    { id: 'approval', kind: 'approval', uses: 'approval', title: 'approved' },
-    { id: 'lock', kind: 'lock', uses: 'cluster-lease', title: 'cluster lock taken', attempts: 3 },
-    {
-      id: 'plan-unchanged',
-      kind: 'gate',
-      uses: 'plan-unchanged',
-      title: 'plan unchanged since approval',
-      attempts: 3,
-    },
-    {
-      id: 'canary',
-      kind: 'apply',
-      uses: 'canary-objects',
-      title: 'canary objects ready',
-      attempts: 3,
-    },
+    ...approvedSharedWrites,
     {
       id: 'switching',
       kind: 'apply',

@@ -7,6 +7,7 @@
  * ends only when the plan has nothing left to write, which is its verification. No node moves.
  */
 import type { Runbook } from '../core/runbook.js';
+import { approvedSharedWrites } from './cutover.js';
 
 export const repairRunbook = {
   kind: 'repair',
@@ -22,22 +23,7 @@ export const repairRunbook = {
       title: 'repair planned, confirmed by a dry run',
       attempts: 3,
     },
-    { id: 'approval', kind: 'approval', uses: 'approval', title: 'approved' },
-    { id: 'lock', kind: 'lock', uses: 'cluster-lease', title: 'cluster lock taken', attempts: 3 },
-    {
-      id: 'plan-unchanged',
-      kind: 'gate',
-      uses: 'plan-unchanged',
-      title: 'plan unchanged since approval',
-      attempts: 3,
-    },
-    {
-      id: 'canary',
-      kind: 'apply',
-      uses: 'canary-objects',
-      title: 'original and canary objects as planned',
-      attempts: 3,
-    },
+    ...approvedSharedWrites,
   ],
   // A failed repair leaves the objects as they were found or partly written: a person looks.
   rollback: [],
