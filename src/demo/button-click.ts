@@ -55,3 +55,55 @@ export function sendButtonClick(
     new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
   );
 }
+
+export interface ViewSubmission {
+  viewId: string;
+  view: Record<string, unknown>;
+  /** block_id → action_id → value. */
+  values: Record<string, Record<string, string>>;
+  userId: string;
+  userName: string;
+  teamId: string;
+}
+
+/** A modal's submit, as Slack delivers it: a signed `view_submission` payload. */
+export function sendViewSubmission(
+  url: string,
+  signingSecret: string,
+  submission: ViewSubmission,
+): Promise<Response> {
+  const values = Object.fromEntries(
+    Object.entries(submission.values).map(([block, actions]) => [
+      block,
+      Object.fromEntries(
+        Object.entries(actions).map(([action, value]) => [
+          action,
+          { type: 'plain_text_input', value },
+        ]),
+      ),
+    ]),
+  );
+  const payload = {
+    type: 'view_submission',
+    team: { id: submission.teamId, domain: 'demo' },
+    user: {
+      id: submission.userId,
+      username: submission.userName,
+      name: submission.userName,
+      team_id: submission.teamId,
+    },
+    api_app_id: 'A0DEMO',
+    trigger_id: `${Date.now()}.demo`,
+    view: {
+      ...submission.view,
+      id: submission.viewId,
+      team_id: submission.teamId,
+      state: { values },
+    },
+  };
+  return signedPost(
+    url,
+    signingSecret,
+    new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+  );
+}

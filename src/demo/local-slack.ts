@@ -18,11 +18,18 @@ export interface LocalMessage {
   blocks?: unknown[];
 }
 
+export interface LocalView {
+  id: string;
+  view: Record<string, unknown>;
+}
+
 export interface LocalSlack {
   apiUrl: string;
   /** A response_url for one slash command (Bolt's respond() posts there). */
   responseUrl(): string;
   messages: LocalMessage[];
+  /** Modals the bot opened (views.open), newest last. */
+  views: LocalView[];
   close(): Promise<void>;
 }
 
@@ -71,6 +78,7 @@ export async function startLocalSlack(
 ): Promise<LocalSlack> {
   const messages: LocalMessage[] = [];
   const uploads = new Map<string, { filename: string; content?: string }>();
+  const views: LocalView[] = [];
   let seq = 0;
   const nextTs = (): string =>
     `${Math.floor(Date.now() / 1000)}.${String((seq += 1)).padStart(6, '0')}`;
@@ -126,6 +134,12 @@ export async function startLocalSlack(
       return { ok: true, files };
     },
     'usergroups.users.list': () => ({ ok: true, users: [] }),
+    'views.open': (a) => {
+      const view = (typeof a['view'] === 'string' ? JSON.parse(a['view']) : a['view']) as Args;
+      const id = `V${String((seq += 1)).padStart(8, '0')}`;
+      views.push({ id, view });
+      return { ok: true, view: { id, ...view } };
+    },
   };
 
   const upload = async (req: IncomingMessage, id: string, body: Buffer): Promise<void> => {
@@ -179,6 +193,7 @@ export async function startLocalSlack(
     apiUrl: `${base}/api/`,
     responseUrl: () => `${base}/respond/${randomBytes(4).toString('hex')}`,
     messages,
+    views,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

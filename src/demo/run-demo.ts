@@ -15,7 +15,8 @@ import { startTwin, type Twin } from '@proxy-migrate/twin';
 import { blocksToText } from '../views/block-text.js';
 import { startLocalSlack, type LocalMessage, type LocalSlack } from './local-slack.js';
 import { ACTION } from '../interactions/ids.js';
-import { sendButtonClick } from './button-click.js';
+import { sendButtonClick, sendViewSubmission } from './button-click.js';
+import { interactive, PEOPLE, type Person } from './interactive.js';
 import { sendSlashCommand } from './slash-command.js';
 
 export interface DemoOptions {
@@ -27,6 +28,8 @@ export interface DemoOptions {
   out: NodeJS.WritableStream;
   colour: boolean;
   timeoutMs: number;
+  /** Interactive: the person types commands and presses buttons on this input. */
+  input?: NodeJS.ReadableStream;
 }
 
 const CHANNEL = 'C0DEMOOPS';
@@ -115,8 +118,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     write();
     const local = slack;
     const events = `http://127.0.0.1:${bot.port}/slack/events`;
-    const people = { alice: 'U0ALICE', bob: 'U0BOB' } as const;
-    const command = async (who: keyof typeof people, text: string): Promise<void> => {
+    const people = PEOPLE;
+    const command = async (who: Person, text: string): Promise<void> => {
       actor.name = who;
       write(`@${who} in #ops:  /proxy-migrate ${text}`);
       write();
@@ -133,7 +136,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
         throw new Error(`the bot answered the slash command with HTTP ${ack.status}`);
     };
     const press = async (
-      who: keyof typeof people,
+      who: Person,
       label: string,
       actionId: string,
       message: LocalMessage,
@@ -162,6 +165,56 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     ): Promise<T> => waitUntil(what, check, options.timeoutMs);
     const seen = (from: number) => local.messages.slice(from);
     const outcomes: string[] = [];
+
+    if (options.input !== undefined) {
+      const input = options.input;
+      const submitReject = async (who: Person, reason: string, after: number): Promise<void> => {
+        // A refused Reject opens no modal: the refusal was printed, and there is nothing to fill.
+        const modal = await waitUntil('the reject modal', () => local.views[after], 5_000).catch(
+          () => undefined,
+        );
+        if (modal === undefined) return;
+        write(`@${who} gives the reason: ${reason}`);
+        const sent = await sendViewSubmission(events, signingSecret, {
+          viewId: modal.id,
+          view: modal.view,
+          values: { reason: { 'reason-text': reason } },
+          userId: people[who],
+          userName: who,
+          teamId: 'T0DEMO',
+        });
+        if (sent.status !== 200)
+          throw new Error(`the bot answered the form with HTTP ${sent.status}`);
+      };
+      return await interactive({
+        input,
+        write,
+        cluster: twin.name,
+        messages: local.messages,
+        command,
+        press,
+        submitReject,
+        viewsOpened: () => local.views.length,
+        settle: async () => {
+          const runs = bot?.runs;
+          if (runs === undefined) return;
+          // Give the command's run a moment to be created before looking.
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          await waitUntil(
+            'the runs to wait for someone or end',
+            async () => {
+              const all = await runs.store.list({ limit: 100 });
+              return all.some((r) => r.phase === 'running' || r.phase === 'rolling-back')
+                ? undefined
+                : true;
+            },
+            options.timeoutMs,
+          );
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        },
+        timeoutMs: options.timeoutMs,
+      });
+    }
 
     // 1. Pre-flight.
     await command('alice', `preflight ${twin.name}`);

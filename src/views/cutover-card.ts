@@ -77,7 +77,7 @@ export function cutoverCard(state: RunState): ChatMessage {
   if (steps.length > 0) blocks.push(section(escape(steps.join('\n'))));
   const seen = verdicts(state);
   if (seen.length > 0) blocks.push(section(escape(seen.map(evidenceLine).join('\n'))));
-  if (state.outcome !== undefined && state.reason !== undefined) {
+  if (state.outcome !== undefined && state.outcome !== 'verified' && state.reason !== undefined) {
     blocks.push(section(`*Why:* ${escape(state.reason)}`));
   }
   if (offersRollback(state)) blocks.push(rollbackButton(state));

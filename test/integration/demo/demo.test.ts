@@ -1,5 +1,5 @@
 // `npm run demo`: the whole bot stack against the twin, Slack printed in the terminal.
-import { Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runDemo, type DemoOptions } from '../../../src/demo/run-demo.js';
 import { REDIS_URL } from '../../helpers/redis.js';
@@ -78,5 +78,29 @@ describe('the demo', () => {
     expect(c.text()).toContain('queue     in-process (no Redis answered at redis://127.0.0.1:1');
     expect(c.text()).toContain('✔ report delivered');
     expect(c.text()).toContain('✔ blue-1 rolled back to IPVS and verified');
+  });
+
+  it('lets a person type the commands and press the buttons with --interactive', async () => {
+    const c = capture();
+    const input = new PassThrough();
+    input.end(
+      [
+        '/proxy-migrate cutover kubeadm-ipvs blue-2',
+        'as carol',
+        'press approve',
+        'as bob',
+        'press reject change freeze',
+        'press sideways',
+        'quit',
+      ].join('\n'),
+    );
+    expect(await runDemo(options({ input }, c.out))).toBe(0);
+    const text = c.text();
+    expect(text).toContain('Type what a person would do in #ops:');
+    expect(text).toContain('@carol presses Approve');
+    expect(text).toContain('Not approved: you are not an approver of cluster kubeadm-ipvs.');
+    expect(text).toContain('@bob gives the reason: change freeze');
+    expect(text).toContain('Rejected by @U0BOB');
+    expect(text).toContain('No such button: approve, reject, rollback or repair.');
   });
 });
