@@ -24,6 +24,14 @@ export function resultReply(state: RunState): ChatMessage {
   const took = seconds(state.createdAt, state.updatedAt);
   const head = `${emoji[outcome]} *${escapeKeepingMentions(headline(state))}* · ${escape(state.cluster)}${took === '' ? '' : ` · ${took} end to end`}`;
   const blocks: KnownBlock[] = [section(head)];
+  // A dry run's answer is the plan itself: every write, each confirmed by the API server.
+  if (state.options.dryRun && state.plan !== undefined) {
+    const lines = [
+      `*What would happen* (plan \`${state.plan.hash}\`, every write accepted by a server-side dry run):`,
+      ...state.plan.actions.map((a, i) => `${i + 1}. ${escape(a)}`),
+    ];
+    for (const chunk of chunkLines(lines, 2900)) blocks.push(section(chunk));
+  }
   const seen = verdicts(state).map(evidenceLine);
   for (const chunk of chunkLines(seen.map(escape), 2900)) blocks.push(section(chunk));
   if (state.reason !== undefined && outcome !== 'verified') {

@@ -426,3 +426,85 @@ describe('an approval clicked after its expiry', () => {
     FLOW_MS,
   );
 });
+
+describe('the slash commands --dry-run and rollback', () => {
+  let h: BotHarness;
+
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 30_000);
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it(
+    'shows every write it would make, asks nobody, and writes nothing',
+    async () => {
+      const from = h.twin.stats.writes().length;
+      await h.command('cutover cluster-a blue-1 --dry-run', { responseId: 'dry' });
+      const queued = await h.fake.waitFor((f) => f.responses.find((r) => r.id === 'dry'));
+      expect(JSON.stringify(queued.body)).toContain('Dry run of the cutover of *blue-1*');
+      const runId = /run (co-[\w-]+)\)/.exec(String(queued.body['text']))?.[1] ?? '';
+      const done = await h.bot.runs.waitFor(runId, FLOW_MS);
+      expect(done.outcome, done.reason).toBe('verified');
+      expect(done.reason).toMatch(/^dry run: /);
+      expect(done.approvals).toEqual([]);
+      const reply = await h.fake.waitFor((f) =>
+        f.messages.find(
+          (m) => m.thread_ts !== undefined && m.text.startsWith('dry run of cutover'),
+        ),
+      );
+      const shown = JSON.stringify(reply.blocks);
+      expect(shown).toContain(`*What would happen* (plan \`${done.planHash ?? '?'}\``);
+      expect(shown).toContain('updateStrategy to OnDelete');
+      expect(shown).toContain('label node blue-1 proxy-migrate.io/mode=switching');
+      expect(shown).not.toContain(ACTION.approve);
+      expect(shown).not.toContain(ACTION.rollback);
+      expect(realWrites(h.twin, from)).toEqual([]);
+      expect(
+        h.twin.stats
+          .writes()
+          .slice(from)
+          .some((w) => w.dryRun),
+      ).toBe(true);
+      expect(modeOf(h.twin, 'blue-1')).toBeUndefined();
+    },
+    FLOW_MS,
+  );
+
+  it(
+    'rolls back from the slash command: at once for an approver, through an approval card for anyone else',
+    async () => {
+      const cutoverId = await h.bot.runs.start({
+        kind: 'cutover',
+        cluster: 'cluster-a',
+        node: 'green-1',
+        requester: { kind: 'terminal', user: 'tester' },
+        options: {
+          autoRollback: true,
+          dryRun: false,
+          preApproved: { kind: 'terminal', user: 'tester' },
+        },
+      });
+      expect((await h.bot.runs.waitFor(cutoverId, FLOW_MS)).outcome).toBe('verified');
+      // Alice is no approver: her rollback waits for one.
+      await h.command('rollback cluster-a green-1', { userId: 'U0ALICE', responseId: 'rb-alice' });
+      const asked = await h.fake.waitFor((f) => f.responses.find((r) => r.id === 'rb-alice'));
+      const aliceRun = /run (rb-[\w-]+)\)/.exec(String(asked.body['text']))?.[1] ?? '';
+      await until(async () => {
+        const s = await run(h, aliceRun);
+        return s.phase === 'awaiting-approval' ? s : undefined;
+      }, FLOW_MS);
+      await cancel(h, aliceRun);
+      // Bob is one: his rollback runs with his approval.
+      await h.command('rollback cluster-a green-1', { userId: 'U0BOB', responseId: 'rb-bob' });
+      const told = await h.fake.waitFor((f) => f.responses.find((r) => r.id === 'rb-bob'));
+      const bobRun = /run (rb-[\w-]+)\)/.exec(String(told.body['text']))?.[1] ?? '';
+      const back = await h.bot.runs.waitFor(bobRun, FLOW_MS);
+      expect(back.outcome, back.reason).toBe('verified');
+      expect(back.approvals).toMatchObject([{ decision: 'approved', by: { userId: 'U0BOB' } }]);
+      expect(modeOf(h.twin, 'green-1')).toBeUndefined();
+    },
+    3 * FLOW_MS,
+  );
+});
