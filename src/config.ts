@@ -66,6 +66,8 @@ const envSchema = z.object({
     .default('proxy-migrate'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
+  /** How long the audit trail is kept (trimmed by time, never by count). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(400),
   /** Read here rather than by the Kubernetes client, so configuration has one reader. */
   KUBECONFIG: z.string().optional(),
 });
@@ -204,6 +206,8 @@ export interface AppConfig {
   queuePrefix: string;
   workerConcurrency: number;
   shutdownGraceMs: number;
+  /** How long audit entries are kept. */
+  auditRetentionMs: number;
   /** Kubeconfig files for clusters that name none: $KUBECONFIG's list, else ~/.kube/config. */
   defaultKubeconfigs: string[];
   clusters: ClusterConfig[];
@@ -376,6 +380,7 @@ export function loadConfig(
     queuePrefix: e.QUEUE_PREFIX,
     workerConcurrency: e.WORKER_CONCURRENCY,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    auditRetentionMs: e.AUDIT_RETENTION_DAYS * 86_400_000,
     defaultKubeconfigs: defaultKubeconfigs(e.KUBECONFIG),
     clusters,
   };

@@ -7,6 +7,8 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Metrics } from '../adapters/metrics.js';
 import { closeRedis, createRedis } from '../adapters/redis.js';
+import { MemoryAuditLog } from '../adapters/audit/memory.js';
+import { RedisAuditLog } from '../adapters/audit/redis.js';
 import { MemoryDriftStore } from '../adapters/drift-store/memory.js';
 import { RedisDriftStore } from '../adapters/drift-store/redis.js';
 import { MemoryRunStore } from '../adapters/run-store/memory.js';
@@ -29,7 +31,9 @@ import type { RunState } from '../core/run-state.js';
 import type { ChatPort } from '../ports/chat.js';
 import type { Clock } from '../ports/clock.js';
 import type { ClusterDirectory } from '../ports/cluster.js';
+import type { AuditLog } from '../ports/audit-log.js';
 import type { DriftStore } from '../ports/drift-store.js';
+import { AuditRunObserver } from '../engine/observers/audit.js';
 import type { RunStore } from '../ports/run-store.js';
 import { runbooks } from '../runbooks/index.js';
 import { CLOSE_STEP_MS, closeStep } from './shutdown.js';
@@ -49,6 +53,8 @@ export interface Execution {
   stop(graceMs: number): Promise<void>;
   /** The drift guard, when the process talks to Slack. */
   drift?: DriftControl;
+  /** The audit trail, when recorded. */
+  audit?: AuditLog;
 }
 
 export interface DriftControl {
@@ -91,12 +97,18 @@ export interface ExecutionOptions {
   store?: RunStore;
   /** Turns the drift guard on (bot and worker); the terminal has none. */
   drift?: DriftGuardDeps;
+  /**
+   * Records the audit trail: with BullMQ in Redis, in this process otherwise, for this long;
+   * `log` overrides where (the terminal's Redis).
+   */
+  audit?: { retentionMs: number; log?: AuditLog };
 }
 
 function engineFor(
   options: ExecutionOptions,
   store: RunStore,
   scheduler: StepScheduler,
+  audit?: AuditLog,
 ): RunEngine {
   return new RunEngine({
     store,
@@ -104,7 +116,10 @@ function engineFor(
     runbooks,
     executors,
     environment: options.environment,
-    observers: options.observers,
+    observers:
+      audit === undefined
+        ? options.observers
+        : [...options.observers, new AuditRunObserver(audit, options.logger)],
     clock: options.clock,
     logger: options.logger,
     owner: ownerIdentity(),
@@ -150,7 +165,11 @@ export function startExecution(options: ExecutionOptions): Execution {
   if (options.kind === 'in-process') {
     const store = options.store ?? new MemoryRunStore();
     const scheduler = new LocalScheduler(logger);
-    const engine = engineFor(options, store, scheduler);
+    const audit =
+      options.audit === undefined
+        ? undefined
+        : (options.audit.log ?? new MemoryAuditLog(options.audit.retentionMs));
+    const engine = engineFor(options, store, scheduler, audit);
     scheduler.bind(engine);
     const driftStore = new MemoryDriftStore();
     const guard = driftGuard(options, store, driftStore);
@@ -186,6 +205,7 @@ export function startExecution(options: ExecutionOptions): Execution {
             },
           }),
       kind: 'in-process',
+      ...(audit === undefined ? {} : { audit }),
       runs: new Runs(engine, store, () => scheduler.idle()),
       checks: () => Promise.resolve({}),
       metricsText: () => Promise.resolve(''),
@@ -208,7 +228,12 @@ export function startExecution(options: ExecutionOptions): Execution {
   const queue = new Queue(RUNS_QUEUE, { connection: storeRedis, prefix: config.queuePrefix });
   queue.on('error', (error) => logger.debug({ err: error }, 'queue error'));
   const store = new RedisRunStore(storeRedis, config.queuePrefix);
-  const engine = engineFor(options, store, new BullmqScheduler(queue));
+  const audit =
+    options.audit === undefined
+      ? undefined
+      : (options.audit.log ??
+        new RedisAuditLog(storeRedis, config.queuePrefix, options.audit.retentionMs));
+  const engine = engineFor(options, store, new BullmqScheduler(queue), audit);
   const driftStore = new RedisDriftStore(storeRedis, config.queuePrefix);
   const guard = driftGuard(options, store, driftStore);
   const worker = createRunWorker({
@@ -246,6 +271,7 @@ export function startExecution(options: ExecutionOptions): Execution {
           },
         }),
     kind: 'bullmq',
+    ...(audit === undefined ? {} : { audit }),
     runs: new Runs(engine, store),
     checks: async () => ({ redis: await redisCheck(workerRedis) }),
     metricsText: async () => await queue.exportPrometheusMetrics().catch(() => ''),

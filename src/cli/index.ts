@@ -1,4 +1,5 @@
 /** Every terminal subcommand, in the order `--help` lists them. */
+import { auditCommand } from './audit.js';
 import { botCommand } from './bot.js';
 import { cutoverCommand } from './cutover.js';
 import { planCommand } from './plan.js';
@@ -19,6 +20,7 @@ export const subcommands: readonly Subcommand[] = [
   rollbackCommand,
   statusCommand,
   resumeCommand,
+  auditCommand,
   botCommand,
   workerCommand,
   twinCommand,

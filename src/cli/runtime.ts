@@ -115,6 +115,7 @@ async function start(
     environment: new DefaultRunEnvironment(config.clusters, clusters, chat, clock, logger),
     observers: [slackObserver, new LogRunObserver(logger)],
     drift: { clusters: config.clusters, directory: clusters, chat },
+    audit: { retentionMs: config.auditRetentionMs },
   });
   late.runs = execution.runs;
 
@@ -144,6 +145,7 @@ async function start(
         chat,
         runStore: execution.runs.store,
         clock,
+        ...(execution.audit === undefined ? {} : { audit: execution.audit }),
       },
       logger,
       metrics,

@@ -10,7 +10,9 @@ import { createMetrics } from '../adapters/metrics.js';
 import { closeRedis, createRedis, redisAnswers } from '../adapters/redis.js';
 import { FileRunStore } from '../adapters/run-store/file.js';
 import { MemoryRunStore } from '../adapters/run-store/memory.js';
+import { RedisAuditLog } from '../adapters/audit/redis.js';
 import { RedisRunStore } from '../adapters/run-store/redis.js';
+import type { AuditLog } from '../ports/audit-log.js';
 import type { ClusterConfig } from '../config.js';
 import type { Actor } from '../core/run-state.js';
 import { TerminalRunObserver } from '../engine/observers/terminal.js';
@@ -49,6 +51,12 @@ export function terminalActor(): Actor {
   return { kind: 'terminal', user };
 }
 
+/** AUDIT_RETENTION_DAYS as the bot reads it (default 400); a bad value falls back to it. */
+export function auditRetentionMs(env: Record<string, string | undefined>): number {
+  const days = Number(env['AUDIT_RETENTION_DAYS'] ?? 400);
+  return (Number.isInteger(days) && days >= 1 && days <= 3_650 ? days : 400) * 86_400_000;
+}
+
 export async function openTerminalRuns(
   io: CliIo & { stdin?: NodeJS.ReadableStream & { isTTY?: boolean } },
   cluster: ClusterConfig,
@@ -64,11 +72,14 @@ export async function openTerminalRuns(
   );
   let store: RunStore = new MemoryRunStore();
   let closeStore = (): Promise<void> => Promise.resolve();
+  // Runs from a terminal join the same audit trail as the bot's when they share its Redis.
+  let audit: AuditLog | undefined;
   if (durable !== undefined) {
     const { redisUrl, queuePrefix, stateDir } = durable;
     if (await redisAnswers(redisUrl)) {
       const redis = createRedis(redisUrl, 'producer', logger);
       store = new RedisRunStore(redis, queuePrefix);
+      audit = new RedisAuditLog(redis, queuePrefix, auditRetentionMs(io.env));
       closeStore = () => closeRedis(redis);
     } else {
       store = new FileRunStore(stateDir);
@@ -99,6 +110,9 @@ export async function openTerminalRuns(
     clock: systemClock,
     logger,
     store,
+    ...(audit === undefined
+      ? {}
+      : { audit: { retentionMs: auditRetentionMs(io.env), log: audit } }),
   });
   const actor = terminalActor();
   observer.onDecision(async (state, approved) => {

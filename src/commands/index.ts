@@ -1,4 +1,5 @@
 /** Every Slack verb, in the order help lists them. A new verb is a file here plus a line below. */
+import { auditVerb } from './audit.js';
 import { clustersVerb } from './clusters.js';
 import { cutoverVerb } from './cutover.js';
 import { helpVerb } from './help.js';
@@ -16,4 +17,5 @@ export const verbs: readonly Verb[] = [
   cutoverVerb,
   rollbackVerb,
   statusVerb,
+  auditVerb,
 ];

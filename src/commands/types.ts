@@ -6,6 +6,7 @@ import type { AppConfig, ClusterConfig } from '../config.js';
 import type { RunRequest } from '../engine/runs.js';
 import type { Logger } from '../log.js';
 import type { ChatMessage, ChatPort } from '../ports/chat.js';
+import type { AuditLog } from '../ports/audit-log.js';
 import type { Clock } from '../ports/clock.js';
 import type { ClusterDirectory } from '../ports/cluster.js';
 import type { RunStore } from '../ports/run-store.js';
@@ -28,6 +29,8 @@ export interface CommandServices {
   /** The runs `status` lists (runs in flight). */
   runStore: RunStore;
   clock: Clock;
+  /** The audit trail, when the bot keeps one. */
+  audit?: AuditLog;
 }
 
 export interface VerbRequest {

@@ -5,7 +5,8 @@
  * so nobody has to trust a tick mark.
  */
 import type { KnownBlock } from '@slack/types';
-import type { RunState } from '../core/run-state.js';
+import { describe } from '../core/action-describe.js';
+import { actorName, type RunState } from '../core/run-state.js';
 import type { ChatMessage } from '../ports/chat.js';
 import { chunkLines, context, escape, escapeKeepingMentions, section } from './blocks.js';
 import { cutoverCard, offersRollback } from './cutover-card.js';
@@ -48,6 +49,18 @@ export function resultReply(state: RunState): ChatMessage {
   return { text: `${headline(state)} · ${state.cluster}`, blocks };
 }
 
+/** The plan's unified diffs (current → planned), kept by the plan step. */
+function diffsOf(state: RunState): string[] {
+  const diffs = state.facts['planDiffs'];
+  if (!Array.isArray(diffs) || diffs.length === 0) return [];
+  const out = ['## Planned changes (current → planned)', ''];
+  for (const d of diffs as { title?: unknown; diff?: unknown }[]) {
+    if (typeof d.title !== 'string' || typeof d.diff !== 'string') continue;
+    out.push(`### ${d.title}`, '', '```diff', d.diff === '' ? '(no change)' : d.diff, '```', '');
+  }
+  return out;
+}
+
 export function evidenceReport(state: RunState): string {
   const lines = [
     `# ${state.kind} of ${state.node ?? '?'} on ${state.cluster}: ${state.outcome ?? state.phase}`,
@@ -56,10 +69,40 @@ export function evidenceReport(state: RunState): string {
     ...(state.planHash === undefined ? [] : [`plan ${state.planHash}`]),
     ...(state.reason === undefined ? [] : [`reason: ${state.reason}`]),
     '',
+    '## Decisions',
+    '',
+    ...(state.approvals.length === 0
+      ? ['(none)']
+      : state.approvals.map(
+          (a) =>
+            `- ${a.decision} by ${actorName(a.by)} at ${a.at}${a.planHash === undefined ? '' : ` (plan ${a.planHash})`}${a.reason === undefined ? '' : `: ${a.reason}`}`,
+        )),
+    '',
+    '## What changed (the journal, in order)',
+    '',
+    ...(state.journal.length === 0
+      ? ['(nothing was written)']
+      : state.journal.map(
+          (j) =>
+            `${j.seq}. ${j.status}: ${describe(j.action)}${j.undoes === undefined ? '' : ` (undoes ${j.undoes})`} · ${j.at}${j.approvedBy === undefined ? '' : ` · approved by ${actorName(j.approvedBy)}`}`,
+        )),
+    '',
+    ...diffsOf(state),
+    '## Steps',
+    '',
+    ...state.steps
+      .filter((s) => s.status !== 'pending')
+      .map(
+        (s) =>
+          `- ${s.track === 'rollback' ? 'rollback: ' : ''}${s.id}: ${s.status}${s.startedAt !== undefined && s.endedAt !== undefined ? ` in ${seconds(s.startedAt, s.endedAt)}` : ''}${s.note === undefined ? '' : ` (${s.note})`}`,
+      ),
+    '',
+    '## Evidence',
+    '',
   ];
   for (const e of state.evidence) {
     lines.push(
-      `## ${e.ok ? '✓' : '✗'} ${e.probe}${e.node === undefined ? '' : ` @${e.node}`} (${e.step})`,
+      `### ${e.ok ? '✓' : '✗'} ${e.probe}${e.node === undefined ? '' : ` @${e.node}`} (${e.step})`,
       '',
       e.verdict,
       '',

@@ -11,6 +11,8 @@ import { ACTION } from '../../../src/interactions/ids.js';
 import type { FakeMessage } from '../../fakes/fake-slack.js';
 import { blockActionsBody, buttonClickPayload, postSigned } from '../../fakes/slack-signing.js';
 import { startHarness, type BotHarness } from '../../helpers/bot-harness.js';
+import { cliIn } from '../../helpers/cli.js';
+import { REDIS_URL } from '../../helpers/redis.js';
 import { assertInvariants, kubeProxyPods } from '../../helpers/invariants.js';
 
 const CHANNEL = 'C0OPS';
@@ -171,6 +173,38 @@ describe('cutover approval in Slack', () => {
       // A second click on the same button starts nothing more.
       await h.click(ACTION.rollback, result, { userId: 'U0BOB', responseId: 'rb2' });
       expect(await answer(h, 'rb2')).toMatch(/already requested by <@U0ALICE>/);
+
+      // The audit trail: in Slack, and exported from the terminal as JSON lines.
+      await h.command('audit cluster-a blue-1', { responseId: 'audit' });
+      const audit = await h.fake.waitFor((f) => f.responses.find((r) => r.id === 'audit'));
+      const shownAudit = JSON.stringify(audit.body);
+      expect(shownAudit).toContain(`${runId} approved by slack:U0BOB@T0TEST: approved plan`);
+      expect(shownAudit).toContain(`${rollbackId} ended`);
+      const cli = cliIn(join(h.dir, 'cli'), {
+        REDIS_URL,
+        QUEUE_PREFIX: h.config.queuePrefix,
+      });
+      const exported = await cli.run('audit', 'cluster-a', '--node', 'blue-1', '--format', 'jsonl');
+      expect(exported.code, exported.stderr).toBe(0);
+      const lines = exported.stdout
+        .trim()
+        .split('\n')
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              runId: string;
+              kind: string;
+              actor?: string;
+              action?: { kind: string };
+            },
+        );
+      const writes = lines.filter((l) => l.runId === runId && l.kind === 'mutation');
+      expect(writes.length).toBe(done.journal.filter((j) => j.status !== 'pending').length);
+      expect(writes.every((w) => w.actor === 'slack:U0BOB@T0TEST' && w.action !== undefined)).toBe(
+        true,
+      );
+      expect(lines.filter((l) => l.runId === runId && l.kind === 'requested')).toHaveLength(1);
+      expect(lines.some((l) => l.runId === rollbackId && l.kind === 'ended')).toBe(true);
     },
     3 * FLOW_MS,
   );
