@@ -7,6 +7,7 @@ const usage = `${SLASH_COMMAND} rollback <cluster> <node> [--dry-run]`;
 export const rollbackVerb: Verb = {
   name: 'rollback',
   usage,
-  summary: 'move one node back to IPVS, with the same approval and verification',
+  summary:
+    'move one node back to IPVS, verified the same way; by default an approver’s own rollback needs no second approval',
   run: (ctx) => startNodeRun(ctx, 'rollback', usage),
 };

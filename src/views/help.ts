@@ -16,7 +16,9 @@ export function helpMessage(verbs: readonly VerbHelp[]): ChatMessage {
         '*proxy-migrate* moves kube-proxy from IPVS to nftables one node at a time, with checks, approvals, evidence and rollback.',
       ),
       section(lines.join('\n')),
-      context('Results are posted in this channel, one thread per run. Only you see this message.'),
+      context(
+        'Reports and run cards are posted in this channel, each run’s details in its thread. Only you see this message.',
+      ),
     ],
   };
 }
