@@ -29,6 +29,7 @@ import { applyAction } from './apply/index.js';
 import { AppError } from '../../errors.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, withRequestDeadline } from './deadline.js';
 import { kubeError } from './errors.js';
+import { withRetry } from './retry.js';
 
 export const PAGE_SIZE = 500;
 const MAX_LIST_RESTARTS = 3;
@@ -81,7 +82,7 @@ export class KubeCluster implements ClusterPort {
 
   private async call<T>(what: string, request: () => Promise<T>): Promise<T> {
     try {
-      return await request();
+      return await withRetry(request, { write: false });
     } catch (error) {
       throw kubeError(error, this.name, what);
     }
@@ -98,7 +99,8 @@ export class KubeCluster implements ClusterPort {
       let pages = 0;
       try {
         do {
-          const page = await fetchPage(cont);
+          const from = cont;
+          const page = await withRetry(() => fetchPage(from), { write: false });
           for (const item of page.items) items.push(plain<T>(item));
           pages += 1;
           onProgress?.(items.length, pages);
@@ -187,7 +189,7 @@ export class KubeCluster implements ClusterPort {
   /** Reads one object; undefined when the API answers 404. */
   private async read<T>(what: string, request: () => Promise<unknown>): Promise<T | undefined> {
     try {
-      return plain<T>(await request());
+      return plain<T>(await withRetry(request, { write: false }));
     } catch (error) {
       if ((error as { code?: number }).code === 404) return undefined;
       throw kubeError(error, this.name, what);

@@ -22,6 +22,7 @@ import { kubeError } from './errors.js';
 import type { ClusterAction } from '../../core/actions.js';
 import type { ApplyResult } from '../../ports/cluster.js';
 import { PROBE_CONTAINER, PROBE_LABEL, PROBE_LIFETIME_SECONDS, probePodName } from './probe-pod.js';
+import { upgradeRefused, withRetry } from './retry.js';
 
 export interface ProbeShellOptions {
   cluster: string;
@@ -99,11 +100,12 @@ export class ProbePodShell implements NodeShell {
     });
     const deadline = Date.now() + (this.options.startTimeoutMs ?? 60_000);
     for (;;) {
-      const pod = await this.core
-        .readNamespacedPod({ namespace, name }, this.request())
-        .catch((error: unknown) => {
-          throw kubeError(error, this.options.cluster, `read probe pod ${name}`);
-        });
+      const pod = await withRetry(
+        () => this.core.readNamespacedPod({ namespace, name }, this.request()),
+        { write: false },
+      ).catch((error: unknown) => {
+        throw kubeError(error, this.options.cluster, `read probe pod ${name}`);
+      });
       const phase = pod.status?.phase;
       const waiting = pod.status?.containerStatuses?.[0]?.state?.waiting;
       if (phase === 'Running') return name;
@@ -234,28 +236,31 @@ export class ProbePodShell implements NodeShell {
     const stdout = new Collector();
     const stderr = new Collector();
     let status: V1Status | undefined;
-    const connecting = this.exec
-      .exec(
-        this.options.namespace,
-        pod,
-        PROBE_CONTAINER,
-        [...argv],
-        stdout,
-        stderr,
-        null,
-        false,
-        (s) => {
-          status = s;
-        },
-      )
-      .catch((error: unknown) => {
-        throw this.failed(
-          node,
-          `cannot exec into probe pod ${pod}.`,
-          'Check that the bot may create pods/exec in the probe namespace.',
-          error,
-        );
-      });
+    // A refused upgrade (429, 5xx) ran nothing: connect again, as kubectl would be retried.
+    const connecting = withRetry(
+      () =>
+        this.exec.exec(
+          this.options.namespace,
+          pod,
+          PROBE_CONTAINER,
+          [...argv],
+          stdout,
+          stderr,
+          null,
+          false,
+          (s) => {
+            status = s;
+          },
+        ),
+      { write: true, classify: upgradeRefused },
+    ).catch((error: unknown) => {
+      throw this.failed(
+        node,
+        `cannot exec into probe pod ${pod}.`,
+        'Check that the bot may create pods/exec in the probe namespace.',
+        error,
+      );
+    });
     const socket = await withDeadline(connecting, REQUEST_TIMEOUT_MS, () =>
       this.failed(
         node,

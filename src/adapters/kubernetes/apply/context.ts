@@ -11,6 +11,7 @@ import type {
 } from '@kubernetes/client-node';
 import { AppError } from '../../../errors.js';
 import { kubeError } from '../errors.js';
+import { withRetry } from '../retry.js';
 
 /** Whether every planned field is in the live object as planned (live objects carry defaults). */
 export { contains } from '../../../core/plan-unchanged.js';
@@ -44,7 +45,8 @@ export async function call<T>(
   request: () => Promise<T>,
 ): Promise<T> {
   try {
-    return await request();
+    // A write is retried on a 429 only: the server refused it before acting.
+    return await withRetry(request, { write: true });
   } catch (error) {
     throw kubeError(error, ctx.cluster, what);
   }
@@ -57,7 +59,7 @@ export async function readOrUndefined<T>(
   request: () => Promise<T>,
 ): Promise<T | undefined> {
   try {
-    return await request();
+    return await withRetry(request, { write: false });
   } catch (error) {
     if ((error as { code?: number }).code === 404) return undefined;
     throw kubeError(error, ctx.cluster, what);

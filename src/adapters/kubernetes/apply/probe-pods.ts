@@ -8,6 +8,7 @@ import type { ApplyResult } from '../../../ports/cluster.js';
 import { kubeError } from '../errors.js';
 import { probePodManifest } from '../probe-pod.js';
 import { dryRunParam, type ApplyContext } from './context.js';
+import { withRetry } from '../retry.js';
 
 export async function createProbePod(
   ctx: ApplyContext,
@@ -22,9 +23,10 @@ export async function createProbePod(
     runId: action.runId,
   });
   try {
-    const created = await ctx.core.createNamespacedPod(
-      { namespace, body, ...dryRunParam(ctx) },
-      ctx.options(),
+    // Idempotent (a pod that exists answers 409, unchanged), so every transient failure retries.
+    const created = await withRetry(
+      () => ctx.core.createNamespacedPod({ namespace, body, ...dryRunParam(ctx) }, ctx.options()),
+      { write: false },
     );
     return { status: 'applied', resourceVersion: created.metadata?.resourceVersion ?? '' };
   } catch (error) {
@@ -39,9 +41,13 @@ export async function deleteProbePod(
 ): Promise<ApplyResult> {
   const { namespace, name } = action.ref;
   try {
-    await ctx.core.deleteNamespacedPod(
-      { namespace, name, gracePeriodSeconds: 0, ...dryRunParam(ctx) },
-      ctx.options(),
+    await withRetry(
+      () =>
+        ctx.core.deleteNamespacedPod(
+          { namespace, name, gracePeriodSeconds: 0, ...dryRunParam(ctx) },
+          ctx.options(),
+        ),
+      { write: false },
     );
     return { status: 'applied' };
   } catch (error) {
