@@ -102,8 +102,7 @@ export function commandLine<O extends Options, const F extends string>(
     return fail('--format and -o/--output disagree: give one of them.');
   const asked = long ?? output ?? shape.formats[0];
   const format = shape.formats.find((f) => f === asked);
-  if (format === undefined)
-    return fail(`--format (-o) must be one of ${shape.formats.join(', ')}.`);
+  if (format === undefined) return fail(`--format must be one of ${shape.formats.join(', ')}.`);
   return { ok: true, line: { values, args, format } };
 }
 

@@ -18,7 +18,7 @@ WORKER_CONCURRENCY, SHUTDOWN_GRACE_SECONDS (25). See the README's "Configuration
 
 Stops gracefully on SIGTERM or SIGINT.`;
 
-const examples = ['proxy-migrate bot', 'proxy-migrate bot --help'];
+const examples = ['proxy-migrate bot'];
 
 const help = withExamples(body, examples);
 

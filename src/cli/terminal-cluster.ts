@@ -55,12 +55,13 @@ export function terminalLogger(io: CliIo): Logger {
 }
 
 /**
- * A cluster name (lower-case letters, digits and dashes, at most 40) from a context name, which
- * may be an EKS ARN or a GKE `gke_project_zone_name`: the rest becomes dashes, and a long one
- * keeps its end (the most specific part).
+ * A cluster name (lower-case letters, digits and dashes, at most 40) from a context name: an EKS
+ * ARN gives its cluster's name; otherwise (a GKE `gke_project_zone_name`, …) anything else becomes
+ * a dash, and a long one keeps its end (the most specific part).
  */
 export function clusterNameOf(context: string): string {
-  const slug = context
+  const eks = /^arn:[^:]+:eks:[^:]*:[^:]*:cluster\/(.+)$/.exec(context)?.[1];
+  const slug = (eks ?? context)
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');

@@ -14,7 +14,7 @@ export function packageVersion(): string {
   return pkg.version;
 }
 
-const examples = ['proxy-migrate version', 'proxy-migrate --version'];
+const examples = ['proxy-migrate version'];
 
 const help = withExamples(
   `Usage: proxy-migrate version
