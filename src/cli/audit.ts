@@ -4,14 +4,14 @@ import { closeRedis, createRedis, redisAnswers } from '../adapters/redis.js';
 import { RedisAuditLog } from '../adapters/audit/redis.js';
 import { toUserMessage } from '../errors.js';
 import { createLogger } from '../log.js';
-import { commandLine, usageError } from './args.js';
+import { checkOf, commandLine, formatOptions, usageError, withExamples } from './args.js';
 import { auditRetentionMs } from './terminal-runs.js';
-import { EXIT, type Subcommand } from './types.js';
+import { EXIT, type CliIo, type Subcommand } from './types.js';
 
 const usage =
-  'proxy-migrate audit <cluster> [--node NAME] [--since 7d] [--limit N] [--format text|jsonl]';
+  'proxy-migrate audit <cluster> [--node NAME] [--since 7d] [--limit N] [-o text|jsonl]';
 
-const help = `Usage: ${usage}
+const body = `Usage: ${usage}
 
 Prints the audit trail the bot (and terminal runs sharing its Redis) recorded for a cluster:
 every request, approval and rejection (with its reason), refused click, expiry, cluster write
@@ -22,38 +22,74 @@ Entries are kept AUDIT_RETENTION_DAYS (default 400), trimmed by time.
   --node NAME          one node's entries only
   --since DURATION     how far back: 30m, 12h, 7d (default 7d)
   --limit N            at most this many, the newest (default 1000)
-  --format text|jsonl  default text; jsonl is one JSON object per line, for export
+  -o, --format text|jsonl
+                       default text; jsonl is one JSON object per line, for export
 
 Reads REDIS_URL (default redis://127.0.0.1:6379) and QUEUE_PREFIX (default proxy-migrate).
-Exit codes: 0 printed (even when empty), 1 Redis unreachable or error, 64 usage.
+Exit codes: 0 printed (even when empty), 1 Redis unreachable or error, 64 usage.`;
 
-Example:
-  proxy-migrate audit cluster-a --node blue-1 --since 30d --format jsonl > audit.jsonl`;
+const examples = [
+  'proxy-migrate audit cluster-a --since 24h',
+  'proxy-migrate audit cluster-a --node blue-1 --since 30d -o jsonl',
+];
+
+const help = withExamples(body, examples);
 
 const options = {
+  ...formatOptions,
   node: { type: 'string' },
   since: { type: 'string', default: '7d' },
   limit: { type: 'string', default: '1000' },
-  format: { type: 'string', default: 'text' },
 } as const;
+
+interface AuditArgs {
+  cluster: string;
+  node?: string;
+  sinceMs: number;
+  limit: number;
+  format: 'text' | 'jsonl';
+}
+
+function parse(
+  argv: string[],
+  io: CliIo,
+): { ok: true; args: AuditArgs } | { ok: false; code: number } {
+  const parsed = commandLine(argv, options, help, io, {
+    required: 1,
+    missing: 'Which cluster?',
+    formats: ['text', 'jsonl'],
+  });
+  if (!parsed.ok) return parsed;
+  const { values, args, format } = parsed.line;
+  const since = parseSince(values.since);
+  if (since === undefined)
+    return { ok: false, code: usageError(io, help, '--since must look like 30m, 12h or 7d.') };
+  const limit = Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000)
+    return { ok: false, code: usageError(io, help, '--limit must be a whole number from 1.') };
+  return {
+    ok: true,
+    args: {
+      cluster: args[0] ?? '',
+      ...(values.node === undefined ? {} : { node: values.node }),
+      sinceMs: since,
+      limit,
+      format,
+    },
+  };
+}
 
 export const auditCommand: Subcommand = {
   name: 'audit',
   summary: 'the audit trail of a cluster: who requested, approved, changed and verified what',
   help,
+  options,
+  examples,
+  check: checkOf(parse),
   run: async (argv, io) => {
-    const parsed = commandLine(argv, options, help, io, {
-      required: 1,
-      missing: 'Which cluster?',
-      formats: ['text', 'jsonl'],
-    });
+    const parsed = parse(argv, io);
     if (!parsed.ok) return parsed.code;
-    const { values, args, format } = parsed.line;
-    const since = parseSince(values.since);
-    if (since === undefined) return usageError(io, help, '--since must look like 30m, 12h or 7d.');
-    const limit = Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000)
-      return usageError(io, help, '--limit must be a whole number from 1.');
+    const { cluster, node, sinceMs: since, limit, format } = parsed.args;
     const redisUrl = io.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
     const prefix = io.env.QUEUE_PREFIX ?? 'proxy-migrate';
     if (!(await redisAnswers(redisUrl))) {
@@ -66,8 +102,8 @@ export const auditCommand: Subcommand = {
     try {
       const log = new RedisAuditLog(redis, prefix, auditRetentionMs(io.env));
       const entries = await log.query({
-        cluster: args[0] ?? '',
-        ...(values.node === undefined ? {} : { node: values.node }),
+        cluster,
+        ...(node === undefined ? {} : { node }),
         sinceMs: Date.now() - since,
         limit,
       });
@@ -79,7 +115,7 @@ export const auditCommand: Subcommand = {
           .join(''),
       );
       if (format === 'text' && entries.length === 0)
-        io.stderr.write(`Nothing recorded for ${args[0] ?? ''} in that period.\n`);
+        io.stderr.write(`Nothing recorded for ${cluster} in that period.\n`);
       return EXIT.ok;
     } catch (error) {
       io.stderr.write(`${toUserMessage(error)}\n`);

@@ -1,9 +1,9 @@
 /** `proxy-migrate bot`: the Slack bot and a worker in one process. */
-import { parseOrExit } from './args.js';
+import { checkOf, flagsOnly, withExamples } from './args.js';
 import { serveUntilSignal } from './serve.js';
-import type { Subcommand } from './types.js';
+import type { CliIo, Subcommand } from './types.js';
 
-const help = `Usage: proxy-migrate bot
+const body = `Usage: proxy-migrate bot
 
 Runs the Slack bot (Bolt) and a job worker in one process.
 
@@ -18,12 +18,23 @@ WORKER_CONCURRENCY, SHUTDOWN_GRACE_SECONDS (25). See the README's "Configuration
 
 Stops gracefully on SIGTERM or SIGINT.`;
 
+const examples = ['proxy-migrate bot'];
+
+const help = withExamples(body, examples);
+
+const options = {} as const;
+
+const parse = (argv: string[], io: CliIo) => flagsOnly(argv, options, help, io);
+
 export const botCommand: Subcommand = {
   name: 'bot',
   summary: 'run the Slack bot and a worker (HTTP on $PORT, or Socket Mode)',
   help,
+  options,
+  examples,
+  check: checkOf(parse),
   run: async (argv, io) => {
-    const parsed = parseOrExit(argv, {}, help, io);
+    const parsed = parse(argv, io);
     if (!parsed.ok) return parsed.code;
     // Loaded on demand so `--help` and other subcommands stay fast.
     const { startBot } = await import('./runtime.js');

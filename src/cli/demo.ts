@@ -1,8 +1,9 @@
 /** `proxy-migrate demo`: the bot stack against the twin, Slack rendered in the terminal. */
-import { parseOrExit } from './args.js';
-import { EXIT, type Subcommand } from './types.js';
+import { checkOf, flagsOnly, usageError, withExamples } from './args.js';
+import { colourOn } from './colour.js';
+import { EXIT, type CliIo, type Subcommand } from './types.js';
 
-const help = `Usage: proxy-migrate demo [--scenario NAME] [--in-process] [--speed X] [--interactive]
+const body = `Usage: proxy-migrate demo [--scenario NAME] [--in-process] [--speed X] [--interactive]
 
 Starts the cluster twin with a shipped scenario, the real bot stack (Bolt over HTTP, the job
 queue and worker, the Kubernetes client, probe pods) and a local stand-in for Slack, then plays
@@ -17,7 +18,17 @@ sends. No Slack workspace or cluster needed. Uses BullMQ when Redis answers at R
   --speed X         simulated clock speed of the twin (default 20)
   --interactive     you type the slash commands and press the buttons, as alice, bob or carol
 
+Colour only on a terminal, and never with NO_COLOR set.
+
 Exits 0 when every part of the story happened (with --interactive: when you quit).`;
+
+const examples = [
+  'proxy-migrate demo',
+  'proxy-migrate demo --scenario traps --in-process',
+  'proxy-migrate demo --interactive --speed 40',
+];
+
+const help = withExamples(body, examples);
 
 const options = {
   scenario: { type: 'string', default: 'kubeadm-ipvs' },
@@ -26,24 +37,36 @@ const options = {
   interactive: { type: 'boolean', default: false },
 } as const;
 
+function parse(
+  argv: string[],
+  io: CliIo,
+):
+  | {
+      ok: true;
+      values: { scenario: string; 'in-process': boolean; interactive: boolean };
+      speed: number;
+    }
+  | { ok: false; code: number } {
+  const parsed = flagsOnly(argv, options, help, io);
+  if (!parsed.ok) return parsed;
+  const speed = Number(parsed.values.speed);
+  if (!Number.isFinite(speed) || speed <= 0)
+    return { ok: false, code: usageError(io, help, '--speed must be a positive number.') };
+  return { ok: true, values: parsed.values, speed };
+}
+
 export const demoCommand: Subcommand = {
   name: 'demo',
   summary:
     'the whole story (pre-flight, plan, approval, cutover, rollback) on the twin, Slack in the terminal',
   help,
+  options,
+  examples,
+  check: checkOf(parse),
   run: async (argv, io) => {
-    const parsed = parseOrExit(argv, options, help, io);
+    const parsed = parse(argv, io);
     if (!parsed.ok) return parsed.code;
-    const { values, positionals } = parsed.parsed;
-    if (positionals.length > 0) {
-      io.stderr.write(`Unexpected argument: ${positionals.join(' ')}\n\n${help}\n`);
-      return EXIT.usage;
-    }
-    const speed = Number(values.speed);
-    if (!Number.isFinite(speed) || speed <= 0) {
-      io.stderr.write(`--speed must be a positive number.\n\n${help}\n`);
-      return EXIT.usage;
-    }
+    const { values, speed } = parsed;
     const { runDemo } = await import('../demo/run-demo.js');
     const { ScenarioError } = await import('@proxy-migrate/twin');
     try {
@@ -53,7 +76,7 @@ export const demoCommand: Subcommand = {
         inProcess: values['in-process'],
         speed,
         out: io.stdout,
-        colour: (io.stdout as NodeJS.WriteStream).isTTY === true,
+        colour: colourOn(io, io.stdout),
         timeoutMs: 120_000,
         ...(values.interactive ? { input: io.stdin ?? process.stdin } : {}),
       });

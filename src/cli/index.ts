@@ -1,6 +1,7 @@
 /** Every terminal subcommand, in the order `--help` lists them. */
 import { auditCommand } from './audit.js';
 import { botCommand } from './bot.js';
+import { completionCommand } from './completion.js';
 import { cutoverCommand } from './cutover.js';
 import { planCommand } from './plan.js';
 import { resumeCommand } from './resume.js';
@@ -10,6 +11,7 @@ import { demoCommand } from './demo.js';
 import { preflightCommand } from './preflight.js';
 import { twinCommand } from './twin.js';
 import type { Subcommand } from './types.js';
+import { versionCommand } from './version.js';
 import { workerCommand } from './worker.js';
 
 export const subcommands: readonly Subcommand[] = [
@@ -24,4 +26,6 @@ export const subcommands: readonly Subcommand[] = [
   botCommand,
   workerCommand,
   twinCommand,
+  completionCommand(() => subcommands),
+  versionCommand,
 ];

@@ -13,7 +13,8 @@ import { EXIT, type CliIo } from './types.js';
 
 export interface NodeRunArgs {
   kind: Extract<RunKind, 'cutover' | 'rollback'>;
-  cluster: string;
+  /** Undefined: named after --context (or the kubeconfig's current context). */
+  cluster: string | undefined;
   node: string;
   yes: boolean;
   dryRun: boolean;

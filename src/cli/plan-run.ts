@@ -15,7 +15,8 @@ import { resolveTerminalCluster, terminalLogger } from './terminal-cluster.js';
 import { EXIT, type CliIo } from './types.js';
 
 export interface PlanArgs {
-  cluster: string;
+  /** Undefined: named after --context (or the kubeconfig's current context). */
+  cluster: string | undefined;
   node?: string;
   format: 'text' | 'json';
   kubeconfig?: string;

@@ -9,12 +9,14 @@ import type { ClusterOverview } from '../core/cluster-overview.js';
 import { toUserMessage, AppError } from '../errors.js';
 import { reportMarkdown } from '../views/preflight-report.js';
 import { reportText } from '../views/report-text.js';
+import { colourOn } from './colour.js';
 import { openTerminalRuns } from './terminal-runs.js';
 import { resolveTerminalCluster, terminalLogger } from './terminal-cluster.js';
 import { EXIT, type CliIo } from './types.js';
 
 export interface TerminalPreflight {
-  cluster: string;
+  /** Undefined: named after --context (or the kubeconfig's current context). */
+  cluster: string | undefined;
   format: 'text' | 'md' | 'json';
   failOn: 'block' | 'warn' | 'none';
   concurrency?: number;
@@ -98,7 +100,7 @@ export async function runTerminalPreflight(io: CliIo, args: TerminalPreflight): 
         : args.format === 'md'
           ? reportMarkdown(report, overview)
           : reportText(report, overview, {
-              colour: (io.stdout as NodeJS.WriteStream).isTTY === true,
+              colour: colourOn(io, io.stdout),
             });
     io.stdout.write(out);
     if (args.failOn !== 'none' && report.summary.block > 0) return EXIT.blockers;

@@ -1,16 +1,27 @@
 /** `proxy-migrate preflight <cluster>`: the pre-flight report in a terminal, for people and CI. */
-import { commandLine, usageError } from './args.js';
+import {
+  checkOf,
+  clusterFlags,
+  clusterOptions,
+  commandLine,
+  formatOptions,
+  usageError,
+  withExamples,
+} from './args.js';
+import type { TerminalPreflight } from './preflight-run.js';
 import type { CliIo, Subcommand } from './types.js';
 
-const help = `Usage: proxy-migrate preflight <cluster> [options]
+const body = `Usage: proxy-migrate preflight [<cluster>] [options]
 
 Checks a cluster for every known IPVS → nftables trap, per node pool, and prints the report.
 Reads the API (paged lists) and each node's host through short-lived probe pods.
 
 The cluster comes from the clusters file (CLUSTERS_FILE), or, with --kubeconfig/--context,
-straight from a kubeconfig (then <cluster> is just the name shown in the report).
+straight from a kubeconfig (then <cluster> is just the name shown in the report, and may be
+left out: it is then the context's name).
 
-  --format text|md|json   report format (default text; json is the public report shape)
+  -o, --format text|md|json
+                          report format (default text; json is the public report shape)
   --fail-on block|warn|none
                           exit 2 when blockers are found, 3 when only warnings are and
                           --fail-on warn; 0 otherwise (default block)
@@ -23,13 +34,24 @@ straight from a kubeconfig (then <cluster> is just the name shown in the report)
   --probe-image IMAGE     probe pod image (default from the clusters file)
   --probe-namespace NS    where probe pods run (default kube-system)
 
-Exit codes: 0 ok, 2 blockers, 3 warnings (with --fail-on warn), 1 error, 64 usage, 78 config.`;
+Progress goes to stderr, the report to stdout. Colour only on a terminal, and never with NO_COLOR.
+
+Exit codes: 0 ok, 2 blockers, 3 warnings (with --fail-on warn), 1 error, 64 usage, 78 config
+(a bad kubeconfig too).`;
+
+const examples = [
+  'proxy-migrate preflight cluster-a',
+  'proxy-migrate preflight --kubeconfig ~/.kube/prod --context prod-eu -o json',
+  'proxy-migrate preflight cluster-a --fail-on warn --suppress ipvs-scheduler,nodelocaldns',
+  'proxy-migrate preflight cluster-a --no-probe -o md',
+];
+
+const help = withExamples(body, examples);
 
 const options = {
-  format: { type: 'string', default: 'text' },
+  ...formatOptions,
   'fail-on': { type: 'string', default: 'block' },
-  kubeconfig: { type: 'string' },
-  context: { type: 'string' },
+  ...clusterOptions,
   'pool-label': { type: 'string' },
   suppress: { type: 'string' },
   'no-probe': { type: 'boolean', default: false },
@@ -41,34 +63,35 @@ const options = {
 const formats = ['text', 'md', 'json'] as const;
 const thresholds = ['block', 'warn', 'none'] as const;
 
-const usage = (io: CliIo, message: string): number => usageError(io, help, message);
+const usage = (io: CliIo, message: string): { ok: false; code: number } => ({
+  ok: false,
+  code: usageError(io, help, message),
+});
 
-export const preflightCommand: Subcommand = {
-  name: 'preflight',
-  summary: 'check a cluster for every migration trap and print the report',
-  help,
-  run: async (argv, io) => {
-    const parsed = commandLine(argv, options, help, io, {
-      required: 1,
-      missing: 'Which cluster?',
-      formats,
-    });
-    if (!parsed.ok) return parsed.code;
-    const { values, args, format } = parsed.line;
-    const [cluster = ''] = args;
-    const failOn = thresholds.find((t) => t === values['fail-on']);
-    if (failOn === undefined)
-      return usage(io, `--fail-on must be one of ${thresholds.join(', ')}.`);
-    const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
-    if (
-      concurrency !== undefined &&
-      (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 200)
-    ) {
-      return usage(io, '--concurrency must be a whole number from 1 to 200.');
-    }
-    // Loaded on demand: the Kubernetes client is heavy and other subcommands do not need it.
-    const { runTerminalPreflight } = await import('./preflight-run.js');
-    return runTerminalPreflight(io, {
+function parse(
+  argv: string[],
+  io: CliIo,
+): { ok: true; args: TerminalPreflight } | { ok: false; code: number } {
+  const parsed = commandLine(argv, options, help, io, {
+    required: 1,
+    missing: 'Which cluster?',
+    formats,
+  });
+  if (!parsed.ok) return parsed;
+  const { values, args, format } = parsed.line;
+  const [cluster] = args;
+  const failOn = thresholds.find((t) => t === values['fail-on']);
+  if (failOn === undefined) return usage(io, `--fail-on must be one of ${thresholds.join(', ')}.`);
+  const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
+  if (
+    concurrency !== undefined &&
+    (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 200)
+  ) {
+    return usage(io, '--concurrency must be a whole number from 1 to 200.');
+  }
+  return {
+    ok: true,
+    args: {
       cluster,
       format,
       failOn,
@@ -78,13 +101,28 @@ export const preflightCommand: Subcommand = {
         .split(',')
         .map((s) => s.trim())
         .filter((s) => s !== ''),
-      ...(values.kubeconfig === undefined ? {} : { kubeconfig: values.kubeconfig }),
-      ...(values.context === undefined ? {} : { context: values.context }),
+      ...clusterFlags(values),
       ...(values['pool-label'] === undefined ? {} : { poolLabel: values['pool-label'] }),
       ...(values['probe-image'] === undefined ? {} : { probeImage: values['probe-image'] }),
       ...(values['probe-namespace'] === undefined
         ? {}
         : { probeNamespace: values['probe-namespace'] }),
-    });
+    },
+  };
+}
+
+export const preflightCommand: Subcommand = {
+  name: 'preflight',
+  summary: 'check a cluster for every migration trap and print the report',
+  help,
+  options,
+  examples,
+  check: checkOf(parse),
+  run: async (argv, io) => {
+    const parsed = parse(argv, io);
+    if (!parsed.ok) return parsed.code;
+    // Loaded on demand: the Kubernetes client is heavy and other subcommands do not need it.
+    const { runTerminalPreflight } = await import('./preflight-run.js');
+    return runTerminalPreflight(io, parsed.args);
   },
 };

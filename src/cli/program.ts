@@ -1,14 +1,7 @@
 /** The `proxy-migrate` program: dispatches to one subcommand (cli/index.ts lists them). */
-import { readFileSync } from 'node:fs';
 import { subcommands } from './index.js';
 import { EXIT, type CliIo } from './types.js';
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
+import { packageVersion } from './version.js';
 
 export function usage(): string {
   const width = Math.max(...subcommands.map((c) => c.name.length));
@@ -20,7 +13,10 @@ export function usage(): string {
     'Commands:',
     ...subcommands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `proxy-migrate <command> --help` for a command’s options.',
+    'Options: --help (-h), --version (-v). Commands with --format also take -o/--output.',
+    'Colour only on a terminal, and never with NO_COLOR set; progress on stderr, data on stdout.',
+    '',
+    'Run `proxy-migrate <command> --help` for a command’s options, exit codes and examples.',
   ].join('\n');
 }
 
@@ -31,7 +27,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout.write(`${version()}\n`);
+    io.stdout.write(`${packageVersion()}\n`);
     return EXIT.ok;
   }
   const command = subcommands.find((c) => c.name === name);

@@ -1,15 +1,23 @@
 /** `proxy-migrate resume <cluster> [<run>]`: carry on (or roll back) runs a dead process left unfinished. */
 import type { RunState } from '../core/run-state.js';
 import { toUserMessage } from '../errors.js';
-import { clusterFlags, commandLine } from './args.js';
+import {
+  checkOf,
+  clusterFlags,
+  clusterOptions,
+  commandLine,
+  formatOptions,
+  withExamples,
+} from './args.js';
+
 import { exitFor, printResult } from './node-run.js';
 import { resolveTerminalCluster, terminalLogger } from './terminal-cluster.js';
 import { openTerminalRuns } from './terminal-runs.js';
-import { EXIT, type Subcommand } from './types.js';
+import { EXIT, type CliIo, type Subcommand } from './types.js';
 
-const usage = 'proxy-migrate resume <cluster> [<run>] [--format text|json]';
+const usage = 'proxy-migrate resume [<cluster>] [<run>] [-o text|json]';
 
-const help = `Usage: ${usage}
+const body = `Usage: ${usage}
 
 Finds the cluster's runs that are unfinished and that no live process works on (a terminal was
 killed, a bot pod died), and carries each on from its last saved step: every step first reads
@@ -20,18 +28,35 @@ buttons is left to the bot.
 Run state is read from Redis when it answers (REDIS_URL), else from files
 (PROXY_MIGRATE_STATE_DIR, default ~/.proxy-migrate/runs).
 
-  --format text|json   each resumed run's result (default text)
+  -o, --format text|json
+                       each resumed run's result (default text)
   --kubeconfig PATH    a kubeconfig instead of the clusters file
-  --context NAME       its context
+  --context NAME       its context; with either and no argument, <cluster> is named after it
 
 Exit codes: the worst of the resumed runs' (0 verified, 2 refused, 4 rolled back, 5 needs
-attention, 1 error); 0 when there was nothing to resume; 64 usage, 78 configuration.`;
+attention, 1 error); 0 when there was nothing to resume; 64 usage, 78 configuration (a bad
+kubeconfig too).`;
+
+const examples = [
+  'proxy-migrate resume cluster-a',
+  'proxy-migrate resume cluster-a co-261201104508-d80d4a -o json',
+];
+
+const help = withExamples(body, examples);
 
 const options = {
-  format: { type: 'string', default: 'text' },
-  kubeconfig: { type: 'string' },
-  context: { type: 'string' },
+  ...formatOptions,
+  ...clusterOptions,
 } as const;
+
+function parse(argv: string[], io: CliIo) {
+  return commandLine(argv, options, help, io, {
+    required: 1,
+    optional: 1,
+    missing: 'Which cluster?',
+    formats: ['text', 'json'],
+  });
+}
 
 const RUN_DEADLINE_MS = 60 * 60_000;
 
@@ -39,16 +64,14 @@ export const resumeCommand: Subcommand = {
   name: 'resume',
   summary: 'carry on runs a killed process left unfinished',
   help,
+  options,
+  examples,
+  check: checkOf(parse),
   run: async (argv, io) => {
-    const parsed = commandLine(argv, options, help, io, {
-      required: 1,
-      optional: 1,
-      missing: 'Which cluster?',
-      formats: ['text', 'json'],
-    });
+    const parsed = parse(argv, io);
     if (!parsed.ok) return parsed.code;
     const { values, args, format } = parsed.line;
-    const [cluster = '', runId] = args;
+    const [cluster, runId] = args;
     const resolved = resolveTerminalCluster(io, {
       cluster,
       ...clusterFlags(values),

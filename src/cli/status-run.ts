@@ -7,7 +7,8 @@ import { openTerminalRuns } from './terminal-runs.js';
 import { EXIT, type CliIo } from './types.js';
 
 export interface StatusArgs {
-  cluster: string;
+  /** Undefined: named after --context (or the kubeconfig's current context). */
+  cluster: string | undefined;
   format: 'text' | 'json';
   probe: boolean;
   kubeconfig?: string;

@@ -1,4 +1,8 @@
 /** A terminal subcommand: one file each, listed in cli/index.ts. */
+import type { ParseArgsConfig } from 'node:util';
+
+/** A subcommand's flags, as `node:util` parseArgs takes them (shell completion lists them). */
+export type Options = NonNullable<ParseArgsConfig['options']>;
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -13,6 +17,17 @@ export interface Subcommand {
   summary: string;
   /** Full help text printed for `--help`. */
   help: string;
+  /** Its flags: what it parses, and what shell completion offers. */
+  options: Options;
+  /** Words its first argument may be, for shell completion (`completion`'s shells). */
+  words?: readonly string[];
+  /** Command lines its help shows under Examples; each one parses (a test runs them). */
+  examples: readonly string[];
+  /**
+   * Parses argv the way run does and stops there: undefined when it would run, else the exit
+   * code a usage problem (or `--help`) gives.
+   */
+  check(argv: string[], io: CliIo): number | undefined;
   /** Resolves to the process exit code. Long-running commands resolve when they have stopped. */
   run(argv: string[], io: CliIo): Promise<number>;
 }

@@ -1,9 +1,9 @@
 /** `proxy-migrate worker`: job workers only, to scale out beside the bot. */
-import { parseOrExit } from './args.js';
+import { checkOf, flagsOnly, withExamples } from './args.js';
 import { serveUntilSignal } from './serve.js';
-import type { Subcommand } from './types.js';
+import type { CliIo, Subcommand } from './types.js';
 
-const help = `Usage: proxy-migrate worker
+const body = `Usage: proxy-migrate worker
 
 Runs job workers only (no Slack endpoint). Workers are stateless: run as many replicas as
 you like against the same REDIS_URL and QUEUE_PREFIX. They post to Slack with SLACK_BOT_TOKEN.
@@ -14,12 +14,23 @@ QUEUE_PREFIX, WORKER_CONCURRENCY, SHUTDOWN_GRACE_SECONDS.
 
 Stops gracefully on SIGTERM or SIGINT: active jobs get SHUTDOWN_GRACE_SECONDS to finish.`;
 
+const examples = ['proxy-migrate worker'];
+
+const help = withExamples(body, examples);
+
+const options = {} as const;
+
+const parse = (argv: string[], io: CliIo) => flagsOnly(argv, options, help, io);
+
 export const workerCommand: Subcommand = {
   name: 'worker',
   summary: 'run job workers only',
   help,
+  options,
+  examples,
+  check: checkOf(parse),
   run: async (argv, io) => {
-    const parsed = parseOrExit(argv, {}, help, io);
+    const parsed = parse(argv, io);
     if (!parsed.ok) return parsed.code;
     // Loaded on demand so `--help` and other subcommands stay fast.
     const { startWorker } = await import('./runtime.js');

@@ -56,3 +56,74 @@ describe('clusterFlags', () => {
     expect(clusterFlags({ kubeconfig: undefined, context: 'c' })).toStrictEqual({ context: 'c' });
   });
 });
+
+describe('commandLine: kubectl habits', () => {
+  const withCluster = {
+    format: { type: 'string' },
+    output: { type: 'string', short: 'o' },
+    kubeconfig: { type: 'string' },
+    context: { type: 'string' },
+  } as const;
+  const two = {
+    required: 2,
+    missing: 'Which cluster and node?',
+    formats: ['text', 'json'],
+  } as const;
+
+  it.each([
+    [['a', 'b', '-o', 'json']],
+    [['a', 'b', '--output', 'json']],
+    [['a', 'b', '--output=json']],
+    [['a', 'b', '-ojson']],
+    [['a', 'b', '--format', 'json', '-o', 'json']],
+  ])('-o/--output is --format: %j', (argv) => {
+    const { streams } = io();
+    expect(commandLine(argv, withCluster, help, streams, two)).toMatchObject({
+      ok: true,
+      line: { format: 'json' },
+    });
+  });
+
+  it('refuses -o and --format that disagree, and a bad -o', () => {
+    const { streams, out } = io();
+    const argv = ['a', 'b', '--format', 'text', '-o', 'json'];
+    expect(commandLine(argv, withCluster, help, streams, two)).toEqual({ ok: false, code: 64 });
+    expect(out.stderr).toContain('--format and -o/--output disagree');
+    expect(commandLine(['a', 'b', '-o', 'yaml'], withCluster, help, streams, two)).toEqual({
+      ok: false,
+      code: 64,
+    });
+    expect(out.stderr).toContain('--format must be one of text, json.');
+  });
+
+  it('leaves <cluster> out when --context or --kubeconfig names it', () => {
+    const { streams } = io();
+    for (const flag of ['--context', '--kubeconfig']) {
+      expect(commandLine(['blue-1', flag, 'x'], withCluster, help, streams, two)).toMatchObject({
+        ok: true,
+        line: { args: [undefined, 'blue-1'] },
+      });
+    }
+    // Both given: the cluster is still the first argument.
+    expect(
+      commandLine(['a', 'blue-1', '--context', 'x'], withCluster, help, streams, two),
+    ).toMatchObject({ ok: true, line: { args: ['a', 'blue-1'] } });
+    expect(commandLine(['--context', 'x'], withCluster, help, streams, shape)).toMatchObject({
+      ok: true,
+      line: { args: [undefined] },
+    });
+  });
+
+  it('still asks for the cluster without --context/--kubeconfig, and for the node with them', () => {
+    const { streams, out } = io();
+    expect(commandLine(['blue-1'], withCluster, help, streams, two)).toEqual({
+      ok: false,
+      code: 64,
+    });
+    expect(commandLine(['--context', 'x'], withCluster, help, streams, two)).toEqual({
+      ok: false,
+      code: 64,
+    });
+    expect(out.stderr).toContain('Which cluster and node?');
+  });
+});
