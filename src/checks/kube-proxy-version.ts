@@ -102,11 +102,9 @@ function nftCrashNote(ctx: CheckContext, v: Version): string {
   if (affected === 0) return '';
   const status =
     compareVersions(v, { major: 1, minor: 33, patch: 0 }) < 0
-      ? `kube-proxy ${majorMinor(v)} has no fix: it was cherry-picked to 1.33-1.35 only`
-      : compareVersions(v, { major: 1, minor: 36, patch: 0 }) < 0
-        ? `kube-proxy ${majorMinor(v)} has the fix only in patch releases from March 2026 on`
-        : `kube-proxy ${majorMinor(v)} includes the fix`;
-  return ` ${affected} probed node(s) run host nft ${NFT_CRASH_LABEL} or later, which made kube-proxy's nft segfault while listing (kubernetes/kubernetes#136786, fixed by #137501); ${status}. See nft-version.`;
+      ? `kube-proxy ${majorMinor(v)} has neither fix: PR #137501 (the listing crash) was cherry-picked to 1.33-1.35 only`
+      : `on kube-proxy ${majorMinor(v)} a release with PR #137501 is not enough: the image must carry the patched nft 1.0.6.1 (kubernetes/kubernetes#140405), so check \`nft --version\` inside the kube-proxy container`;
+  return ` ${affected} probed node(s) run host nft ${NFT_CRASH_LABEL} or later, whose rules can make the nft in the kube-proxy image segfault while listing and while syncing (kubernetes/kubernetes#136786); ${status}. See nft-version.`;
 }
 
 export const kubeProxyVersion: Check = {
