@@ -2,7 +2,6 @@
 // reference/kube-proxy-facts.md §1 (PRs #124152, #130401; nft 1.1.3 crash #136786), §10 (KEP-3866).
 import { KUBE_SYSTEM } from '../core/cluster-overview.js';
 import { finding, type Finding } from '../core/findings.js';
-import { kubeProxyContainer, findKubeProxyDaemonSet } from '../core/kube-proxy-config.js';
 import {
   NFT_CRASH_LABEL,
   NFT_CRASH_VERSION,
@@ -10,26 +9,23 @@ import {
 } from '../core/parse/nft-version.js';
 import { compareVersions, majorMinor, type Version } from '../core/parse/version.js';
 import { KERNEL_COLUMNS_COMMAND, nodesBelowNftablesKernel } from './support/kernel.js';
-import { configNotRead, proxyReplacement } from './support/kube-proxy.js';
+import {
+  IPVS_CLEANUP_CAVEAT,
+  SKIP_KERNEL_CHECK,
+  configNotRead,
+  proxyReplacement,
+  skipKernelCheckValue,
+} from './support/kube-proxy.js';
 import { clippedList } from './support/text.js';
 import type { Check, CheckContext, KubeProxyVersion } from './types.js';
 
 const ID = 'kube-proxy-version';
 
-const SKIP_KERNEL_CHECK = 'KUBE_PROXY_NFTABLES_SKIP_KERNEL_VERSION_CHECK';
-
-function skipVariable(ctx: CheckContext): string | undefined {
-  const ds = findKubeProxyDaemonSet(ctx.snapshot.kubeSystemDaemonSets);
-  const env = ds === undefined ? undefined : kubeProxyContainer(ds)?.env;
-  const value = env?.find((e) => e.name === SKIP_KERNEL_CHECK)?.value;
-  return value === undefined || value === '' ? undefined : value;
-}
-
 function versionFinding(ctx: CheckContext, kp: KubeProxyVersion): Finding {
   const scope = { kind: 'cluster', name: ctx.snapshot.cluster } as const;
   const v = kp.version;
   const label = `v${v.major}.${v.minor}.${v.patch}`;
-  const skip = skipVariable(ctx);
+  const skip = skipKernelCheckValue(ctx);
   const old = nodesBelowNftablesKernel(ctx);
   const nft = nftCrashNote(ctx, v);
   const oldNodes =
@@ -56,12 +52,15 @@ function versionFinding(ctx: CheckContext, kp: KubeProxyVersion): Finding {
       severity: 'warn',
       scope,
       subjects: old,
-      title: `kube-proxy ${label} does not check the kernel in nftables mode: this pre-flight is the only guard`,
+      title:
+        skip === undefined
+          ? `kube-proxy ${label} does not check the kernel in nftables mode: this pre-flight is the only guard`
+          : `kube-proxy ${label} checks the kernel only because ${SKIP_KERNEL_CHECK}=${skip} is set: it turns the check off from 1.33`,
       detail:
-        `Read from the ${kp.evidence}. In 1.31 and 1.32 kube-proxy's kernel check is inverted: it only runs when ${SKIP_KERNEL_CHECK} is set (fixed by kubernetes/kubernetes#130401 in 1.33, not backported), so a node below kernel 5.13 is not refused. ${oldNodes}` +
+        `Read from the ${kp.evidence}. In 1.31 and 1.32 kube-proxy's kernel check is inverted: it only runs when ${SKIP_KERNEL_CHECK} is set (fixed by kubernetes/kubernetes#130401 in 1.33, no backport found).` +
         (skip === undefined
-          ? ''
-          : ` The DaemonSet sets ${SKIP_KERNEL_CHECK}=${skip}, which on this version turns the check on; it turns it off again after an upgrade to 1.33.`) +
+          ? ` The DaemonSet does not set it, so a node below kernel 5.13 is not refused. ${oldNodes}`
+          : ` The DaemonSet sets ${SKIP_KERNEL_CHECK}=${skip}, which on this version turns the check on, so kube-proxy refuses a node below kernel 5.13 (after its IPVS cleanup); it turns the check off again after an upgrade to 1.33, so remove it then. ${oldNodes}`) +
         nft,
       remedy:
         'Upgrade kube-proxy to 1.33 or later before migrating; if you cannot, never cut over a node the kernel check of this pre-flight blocks.',
@@ -86,7 +85,7 @@ function versionFinding(ctx: CheckContext, kp: KubeProxyVersion): Finding {
     severity: 'info',
     scope,
     title: `kube-proxy ${label}: nftables mode is GA and refuses kernels below 5.13`,
-    detail: `Read from the ${kp.evidence}. kube-proxy checks the kernel only after it has cleaned up the IPVS rules (platformCleanup runs first in cmd/kube-proxy/app/server.go), so a refused node still loses Service routing; the kernel check of this pre-flight stays necessary.${nft}`,
+    detail: `Read from the ${kp.evidence}. kube-proxy checks the kernel only after it has cleaned up the IPVS rules (platformCleanup runs first in cmd/kube-proxy/app/server.go), so a refused node still loses its IPVS Service routing; the kernel check of this pre-flight stays necessary. ${IPVS_CLEANUP_CAVEAT}${nft}`,
   });
 }
 

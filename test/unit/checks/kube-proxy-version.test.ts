@@ -61,6 +61,17 @@ describe('kube-proxy-version', () => {
       ],
     });
     expect(withEnv!.detail).toContain('which on this version turns the check on');
+    // One paragraph never says both "not refused" and "turns the check on" (fact-check #6, #8).
+    expect(withEnv!.detail).not.toContain('is not refused');
+    expect(withEnv!.title).toBe(
+      `kube-proxy v1.32.3 checks the kernel only because ${SKIP}=1 is set: it turns the check off from 1.33`,
+    );
+  });
+
+  it('1.33+ info names the IPVS cleanup skipped when modprobe fails (PR #131243)', () => {
+    const [f] = run({});
+    expect(f!.detail).toContain('`modprobe -va ip_vs` fails');
+    expect(f!.detail).toContain('kube-ipvs0');
   });
 
   it('warns on 1.33+ when the skip variable turns the kernel check off', () => {
