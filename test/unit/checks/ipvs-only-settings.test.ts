@@ -46,6 +46,27 @@ describe('ipvs-only-settings', () => {
     ]);
   });
 
+  it('tcpFinTimeout points at the host FIN_WAIT sysctl, not conntrack.tcpCloseWaitTimeout', () => {
+    const [f] = ipvsOnlySettings.run(
+      buildCheckContext(
+        snapshotOf({
+          kubeSystemConfigMaps: [
+            kubeadmWith({ 'strictARP: true': 'strictARP: false\n  tcpFinTimeout: 30s' }),
+          ],
+        }),
+      ),
+    );
+    expect(f!.title).toBe('1 IPVS-only setting(s) have no nftables equivalent: tcpFinTimeout=30s');
+    expect(f!.detail).toContain(
+      'the nearest knob is the host sysctl net.netfilter.nf_conntrack_tcp_timeout_fin_wait, outside kube-proxy',
+    );
+    expect(f!.detail).toContain(
+      'conntrack.tcpCloseWaitTimeout times CLOSE_WAIT, a different state',
+    );
+    expect(f!.detail).not.toContain('the nearest knob is conntrack.tcpCloseWaitTimeout');
+    expect(f!.remedy).toContain('nf_conntrack_tcp_timeout_fin_wait');
+  });
+
   it('is quiet when nothing IPVS-only is set (EKS defaults) or the mode is not IPVS', () => {
     expect(
       run({ kubeSystemDaemonSets: [eksDaemonSet()], kubeSystemConfigMaps: eksConfigMaps() }),
