@@ -53,7 +53,7 @@ export const ipvsOnlySettings: Check = {
       decision = true;
       set.push(`excludeCIDRs=${JSON.stringify(exclude)}`);
       notes.push(
-        `excludeCIDRs: ${JSON.stringify(exclude)} keeps kube-proxy away from IPVS virtual servers someone else owns (keepalived, an LVS setup). When kube-proxy starts in nftables mode its IPVS cleanup flushes every virtual server on the node and does not read excludeCIDRs, so those go too.`,
+        `excludeCIDRs: ${JSON.stringify(exclude)} keeps kube-proxy away from IPVS virtual servers someone else owns (keepalived, an LVS setup). When kube-proxy starts in nftables mode its IPVS cleanup flushes every virtual server on the node and does not read excludeCIDRs, so those go too (unless \`modprobe -va ip_vs\` fails inside the kube-proxy container, in which case, since PR #131243, the whole IPVS cleanup is skipped and kube-proxy's own virtual servers stay behind as well).`,
       );
       commands.push('ipvsadm -Sn > ipvs-backup.rules   # on each node, before its cutover');
     }

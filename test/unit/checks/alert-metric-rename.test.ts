@@ -57,6 +57,27 @@ describe('alert-metric-rename', () => {
     );
   });
 
+  it('says which rules IPVS mode already leaves silent, and that partial restores map loosely', () => {
+    const rules = [
+      prometheusRule('monitoring', 'kube-proxy', [
+        restoreAlert,
+        {
+          alert: 'KubeProxyPartialRestore',
+          expr: 'increase(kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total[5m]) > 0',
+        },
+      ]),
+    ];
+    const [f] = alertMetricRename.run(ctxOf({ prometheusRules: rules }));
+    expect(f?.detail).toContain(
+      'In IPVS mode kube-proxy exports only kubeproxy_sync_proxy_rules_iptables_restore_failures_total of these, so the rules on kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total are already silent today.',
+    );
+    expect(f?.detail).toContain('only made kube-proxy fall back to a full sync');
+    const [restoreOnly] = alertMetricRename.run(
+      ctxOf({ prometheusRules: [prometheusRule('monitoring', 'kube-proxy', [restoreAlert])] }),
+    );
+    expect(restoreOnly?.detail).not.toContain('already silent');
+  });
+
   it('does not fire on rules that use mode-independent metrics', () => {
     const rules = [
       prometheusRule('monitoring', 'kube-proxy', [

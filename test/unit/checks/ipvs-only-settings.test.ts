@@ -40,6 +40,7 @@ describe('ipvs-only-settings', () => {
       'flushes every virtual server on the node and does not read excludeCIDRs',
     );
     expect(f!.detail).toContain('the nearest knob is conntrack.tcpEstablishedTimeout');
+    expect(f!.detail).toContain('since PR #131243, the whole IPVS cleanup is skipped');
     expect(f!.remedy).toContain('restore only its entries');
     expect(f!.commands).toEqual([
       'ipvsadm -Sn > ipvs-backup.rules   # on each node, before its cutover',
