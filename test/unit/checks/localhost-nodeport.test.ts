@@ -64,6 +64,7 @@ describe('localhost-nodeport', () => {
       'PrometheusRule monitoring/nodeports (group kube-proxy PromDown expr)',
     );
     expect(f?.detail).toContain('never answered in IPVS mode');
+    expect(f?.detail).toContain('connections hung instead of being refused');
     expect(f?.detail).toContain('nftables keeps them failing');
     expect(f?.detail).toContain('KEP-6032');
     expect(f?.remedy).toContain('node IP');
