@@ -43,6 +43,8 @@ interface NodeNft {
 function classify(ctx: CheckContext, node: string): NodeNft | undefined {
   const facts = ctx.factsOf(node);
   if (facts === undefined) return { node, category: 'unprobed', evidence: 'not probed' };
+  if (facts.hostNftMissing === true && facts.nftVersion === undefined)
+    return { node, category: 'missing', evidence: 'nft is not installed on the host' };
   const raw = facts.nftVersion?.trim();
   if (raw === undefined || raw === '') {
     const problem = probeProblem(facts, ['nft']) ?? 'the probe returned no nft version';

@@ -119,6 +119,13 @@ describe('fact-checked claims on a kube-proxy 1.31 twin (mh scheduler, a pool wi
     expect(green?.severity).toBe('info');
     expect(green?.title).toContain('(kube-proxy does not need it)');
     expect(green?.detail).toContain('nothing needs installing');
+    // The probe reads "no nft on the host" as an answer: no probe error, and the node gate lets
+    // the node through as far as nft goes.
+    const node = green?.subjects[0] ?? '';
+    const facts = nodeFacts.find((n) => n.node === node);
+    expect(facts).toMatchObject({ hostNftMissing: true, errors: [] });
+    expect(of('node-probes').filter((f) => f.subjects.includes(node))).toEqual([]);
+    expect(nodeGate(findings, node, 'green', facts).reasons).toEqual([]);
     const [legacy] = of('nft-version', 'legacy');
     expect(legacy?.severity).toBe('block');
     expect(legacy?.detail).toContain('0.9.8 or older: unusable next to kube-proxy’s rules');

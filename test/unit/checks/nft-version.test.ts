@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nftVersion } from '../../../src/checks/nft-version.js';
+import type { NodeFacts } from '../../../src/core/snapshot.js';
 import { ctxOf, facts, poolNodes } from '../../fixtures/checks-b.js';
 
 const blue = poolNodes('blue', 2);
@@ -59,6 +60,15 @@ describe('nft-version', () => {
     expect(f?.detail).toContain('exec ds/kube-proxy -- nft list table ip kube-proxy');
     expect(f?.remedy).toBeUndefined();
     expect(f?.commands).not.toContain('apt install nftables');
+  });
+
+  it('reads the probe’s "no nft on the host" answer as the info note', () => {
+    const bare: NodeFacts = { ...facts('blue-2'), hostNftMissing: true };
+    delete bare.nftVersion;
+    const nodeFacts = [facts('blue-1'), bare];
+    const [f] = nftVersion.run(ctxOf({ nodes: blue, nodeFacts }));
+    expect(f).toMatchObject({ severity: 'info', subjects: ['blue-2'] });
+    expect(f?.detail).toContain('blue-2: nft is not installed on the host');
   });
 
   it('warns about unprobed nodes and unreadable versions', () => {

@@ -92,6 +92,18 @@ describe('nodeGate', () => {
     }
   });
 
+  it('lets a host without nft through: an answer, not an unknown (kube-proxy uses its image’s nft)', () => {
+    const bare: NodeFacts = { ...facts, hostNftMissing: true };
+    delete bare.nftVersion;
+    expect(nodeGate([], 'blue-1', 'blue', bare)).toMatchObject({ ok: true, reasons: [] });
+    // Without that answer a missing nft version is still unknown, and unknown never passes.
+    const unknown: NodeFacts = { ...facts };
+    delete unknown.nftVersion;
+    expect(nodeGate([], 'blue-1', 'blue', unknown).reasons).toEqual([
+      'blue-1: nftVersion unknown after probing: unknown never passes',
+    ]);
+  });
+
   it('a host without nft gets an info note from nft-version, not a blocker', () => {
     const blue = poolNodes('blue', 1);
     const nodeFacts = [
