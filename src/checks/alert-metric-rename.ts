@@ -22,6 +22,10 @@ export const RETIRED_METRICS: Readonly<Record<string, string | undefined>> = {
   kubeproxy_iptables_ct_state_invalid_dropped_packets_total: undefined,
 };
 
+/** The only one of {@link RETIRED_METRICS} IPVS mode registers (metrics.go `RegisterMetrics`). */
+const IPVS_EXPORTED = 'kubeproxy_sync_proxy_rules_iptables_restore_failures_total';
+const PARTIAL_RESTORE = 'kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total';
+
 /** A metric name as a whole token, histogram series suffixes included. */
 function metricPattern(metric: string): RegExp {
   return new RegExp(`(?<![A-Za-z0-9_:])${metric}(_bucket|_sum|_count)?(?![A-Za-z0-9_:])`, 'g');
@@ -44,11 +48,19 @@ export function rewriteExpr(expr: string): string | undefined {
   return rewritten;
 }
 
+/**
+ * A series kube-proxy exports in every mode from its first sync on, so its absence means the
+ * metrics are gone. Not the failure counter: from 1.33 it is an ip_family-labelled vector, and no
+ * code was found that creates its series before the first failure (fact-check #18), so
+ * `absent()` on it would page forever on healthy nodes.
+ */
+export const ALWAYS_EXPORTED = 'kubeproxy_sync_proxy_rules_last_timestamp_seconds';
+
 const ABSENT_RULE = `- alert: KubeProxyNftablesSyncFailures
   expr: increase(${NFTABLES_FAILURES}[5m]) > 0
   for: 10m
-- alert: KubeProxyNftablesMetricAbsent
-  expr: absent(${NFTABLES_FAILURES}) == 1
+- alert: KubeProxyMetricsAbsent
+  expr: absent(${ALWAYS_EXPORTED}) == 1
   for: 15m`;
 
 interface Hit {
@@ -100,6 +112,25 @@ export const alertMetricRename: Check = {
           ];
     });
     const noCounterpart = hits.filter((h) => rewriteExpr(h.expr) === undefined);
+    const used = new Set(hits.flatMap((h) => h.metrics));
+    // metrics.go RegisterMetrics(mode): IPVS mode registers only the restore-failure counter of
+    // these, and a partial-restore failure only falls back to a full sync (fact-check #16).
+    const ipvsSilent =
+      ctx.kubeProxy.mode?.effective === 'ipvs'
+        ? [...used].filter((m) => m !== IPVS_EXPORTED).sort()
+        : [];
+    const notes = [
+      ...(ipvsSilent.length > 0
+        ? [
+            ` In IPVS mode kube-proxy exports only ${IPVS_EXPORTED} of these, so the rules on ${ipvsSilent.join(', ')} are already silent today.`,
+          ]
+        : []),
+      ...(used.has(PARTIAL_RESTORE)
+        ? [
+            ` ${PARTIAL_RESTORE} maps loosely onto ${NFTABLES_FAILURES}: a partial-restore failure only made kube-proxy fall back to a full sync, while a failed nftables sync is a real failure.`,
+          ]
+        : []),
+    ].join('');
     return [
       finding({
         check: alertMetricRename.id,
@@ -107,8 +138,8 @@ export const alertMetricRename: Check = {
         scope,
         subjects: objects,
         title: `${plural(hits.length, 'alert rule')} in ${plural(objects.length, 'PrometheusRule')} use metrics nftables mode does not export`,
-        detail: `In nftables mode kube-proxy exports ${NFTABLES_FAILURES} instead of the iptables restore-failure counter, and none of the iptables-only series; an alert on a metric that stopped existing never fires. ${hits.map((h) => `${h.object} group ${h.group}, ${h.rule}: \`${h.expr.trim()}\` (${h.metrics.join(', ')})`).join('; ')}.${noCounterpart.length > 0 ? ` No nftables counterpart exists for ${[...new Set(noCounterpart.flatMap((h) => h.metrics))].join(', ')}: retire those rules or replace them with the sync-duration histogram.` : ''}`,
-        remedy: `Rewrite the rules on ${NFTABLES_FAILURES} before the roll-out (OR both metrics while nodes run mixed modes) and add an absent(${NFTABLES_FAILURES}) == 1 rule so a future rename pages you. ${labelled ? 'kube-proxy 1.33+ labels these counters with ip_family, so aggregate with sum without (ip_family) where a rule compares series.' : 'From kube-proxy 1.33 these counters carry an ip_family label; aggregate over it when you upgrade.'}`,
+        detail: `In nftables mode kube-proxy exports ${NFTABLES_FAILURES} instead of the iptables restore-failure counter, and none of the iptables-only series; an alert on a metric that stopped existing never fires. ${hits.map((h) => `${h.object} group ${h.group}, ${h.rule}: \`${h.expr.trim()}\` (${h.metrics.join(', ')})`).join('; ')}.${noCounterpart.length > 0 ? ` No nftables counterpart exists for ${[...new Set(noCounterpart.flatMap((h) => h.metrics))].join(', ')}: retire those rules or replace them with the sync-duration histogram.` : ''}${notes}`,
+        remedy: `Rewrite the rules on ${NFTABLES_FAILURES} before the roll-out (OR both metrics while nodes run mixed modes) and add an absent(${ALWAYS_EXPORTED}) == 1 rule so losing kube-proxy's metrics pages you. Do not put absent() on ${NFTABLES_FAILURES}: it is a labelled counter with no series until the first failure, so that rule would page forever on healthy nodes. ${labelled ? 'kube-proxy 1.33+ labels these counters with ip_family, so aggregate with sum without (ip_family) where a rule compares series.' : 'From kube-proxy 1.33 these counters carry an ip_family label; aggregate over it when you upgrade.'}`,
         commands: [...rewrites, ABSENT_RULE],
       }),
     ];

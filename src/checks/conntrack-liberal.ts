@@ -71,7 +71,7 @@ export const conntrackLiberal: Check = {
         scope: { kind: 'pool', name: group.pool },
         subjects: group.nodes,
         title: `${countNodes(group)} on kernel ${kernelLines(members)} (< 6.1) without conntrack.tcpBeLiberal${counterTitle}`,
-        detail: `Kernels before 6.1 carry a conntrack bug that can reset long-lived TCP connections to Service IPs; iptables mode works around it with an INVALID drop rule, nftables mode installs none (PR #122663). IPVS had no such rule either, so the risk is not new, but the cut-over is the moment to close it: ${liberal.why}. Rising invalid counters on these nodes are the evidence: ${evidenceList(members, (k) => invalidEvidence(ctx, k))}.`,
+        detail: `Kernels before 6.1 carry a conntrack bug that can reset long-lived TCP connections to Service IPs; iptables mode works around it with an INVALID drop rule (since PR #120412 only while nf_conntrack_tcp_be_liberal is 0), nftables mode installs none (PR #122663). IPVS had no such rule either, so the risk is not new, but the cut-over is the moment to close it: ${liberal.why}. Rising invalid counters on these nodes are the evidence: ${evidenceList(members, (k) => invalidEvidence(ctx, k))}.`,
         remedy: `Set conntrack.tcpBeLiberal: true in the nftables KubeProxyConfiguration (snippet below${fragment}; kube-proxy then sets nf_conntrack_tcp_be_liberal=1, as kind does for nftables) and watch the per-CPU invalid counters on the first nodes you move, or move these nodes to kernel 6.1 or later.`,
         commands: ["conntrack -S | tr ' ' '\\n' | grep invalid", TCP_BE_LIBERAL_SNIPPET],
       });

@@ -6,10 +6,21 @@ import type { Check } from './types.js';
 
 const ID = 'ipvs-only-settings';
 
+/**
+ * Each IPVS timeout and its nearest conntrack knob. tcpFinTimeout times IPVS entries after a FIN;
+ * kube-proxy has no conntrack FIN_WAIT setting (conntrack.tcpCloseWaitTimeout is CLOSE_WAIT, another
+ * state), so the nearest is a host sysctl outside kube-proxy (fact-check #28).
+ */
 const TIMEOUTS = [
-  ['tcpTimeout', 'conntrack.tcpEstablishedTimeout'],
-  ['tcpFinTimeout', 'conntrack.tcpCloseWaitTimeout'],
-  ['udpTimeout', 'conntrack.udpTimeout'],
+  [
+    'tcpTimeout',
+    'conntrack.tcpEstablishedTimeout, a kube-proxy setting that applies in every mode',
+  ],
+  [
+    'tcpFinTimeout',
+    'the host sysctl net.netfilter.nf_conntrack_tcp_timeout_fin_wait, outside kube-proxy: kube-proxy has no conntrack FIN_WAIT setting, and conntrack.tcpCloseWaitTimeout times CLOSE_WAIT, a different state',
+  ],
+  ['udpTimeout', 'conntrack.udpTimeout, a kube-proxy setting that applies in every mode'],
 ] as const;
 
 export const ipvsOnlySettings: Check = {
@@ -42,7 +53,7 @@ export const ipvsOnlySettings: Check = {
       decision = true;
       set.push(`excludeCIDRs=${JSON.stringify(exclude)}`);
       notes.push(
-        `excludeCIDRs: ${JSON.stringify(exclude)} keeps kube-proxy away from IPVS virtual servers someone else owns (keepalived, an LVS setup). When kube-proxy starts in nftables mode its IPVS cleanup flushes every virtual server on the node and does not read excludeCIDRs, so those go too.`,
+        `excludeCIDRs: ${JSON.stringify(exclude)} keeps kube-proxy away from IPVS virtual servers someone else owns (keepalived, an LVS setup). When kube-proxy starts in nftables mode its IPVS cleanup flushes every virtual server on the node and does not read excludeCIDRs, so those go too (unless \`modprobe -va ip_vs\` fails inside the kube-proxy container, in which case, since PR #131243, the whole IPVS cleanup is skipped and kube-proxy's own virtual servers stay behind as well).`,
       );
       commands.push('ipvsadm -Sn > ipvs-backup.rules   # on each node, before its cutover');
     }
@@ -53,7 +64,7 @@ export const ipvsOnlySettings: Check = {
       const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
       set.push(`${key}=${text}`);
       notes.push(
-        `${key}: ${text} is an IPVS connection-table timeout with no nftables setting; the nearest knob is ${nearest}, which applies in every mode.`,
+        `${key}: ${text} is an IPVS connection-table timeout with no nftables setting; the nearest knob is ${nearest}.`,
       );
     }
     if (set.length === 0) return [];
@@ -73,7 +84,7 @@ export const ipvsOnlySettings: Check = {
         ...base,
         severity: 'warn',
         remedy:
-          'Decide what replaces each setting before cutting over: for excludeCIDRs, find the owner of the other virtual servers and plan to restore them (restart it, or restore only its entries from ipvs-backup.rules) right after each node moves; for timeouts, set the conntrack.* value you need in the nftables configuration.',
+          'Decide what replaces each setting before cutting over: for excludeCIDRs, find the owner of the other virtual servers and plan to restore them (restart it, or restore only its entries from ipvs-backup.rules) right after each node moves; for timeouts, set the conntrack.* value you need in the nftables configuration (for tcpFinTimeout, the host sysctl net.netfilter.nf_conntrack_tcp_timeout_fin_wait).',
       }),
     ];
   },

@@ -1,5 +1,9 @@
-// Risk: an IPVS scheduler someone relies on (sh for stickiness, lc for load) disappears: nftables picks
-// endpoints at random. 2026 Playbook "The scheduler question"; reference/kube-proxy-facts.md §2.
+// Risk: an IPVS scheduler someone relies on (sh for stickiness, lc for load, dh/lblc/lblcr pinning a
+// Service to one backend per node) disappears: nftables picks endpoints at random. 2026 Playbook "The
+// scheduler question"; reference/kube-proxy-facts.md §2; shared/reference/preflight-factcheck.md #30-33.
+// mh is not stickiness: kube-proxy always sets the mh-port flag (pkg/proxy/ipvs/proxier.go,
+// `if proxier.ipvsScheduler == "mh" { serv.Flags |= utilipvs.FlagSourceHash }`), so mh hashes the
+// source IP and port and each new connection of one client can land on another Pod.
 import { KUBE_SYSTEM } from '../core/cluster-overview.js';
 import { finding, type Finding } from '../core/findings.js';
 import type { KubeService } from '../core/kube.js';
@@ -11,7 +15,19 @@ import type { Check, CheckContext } from './types.js';
 const ID = 'ipvs-scheduler';
 
 const PER_NODE =
-  'Schedulers work per node: "IPVS load balancing operates in each node independently and is only aware of connections that flow through the local node" (AKS docs), which is why KEP-5495 says IPVS schedulers "aren\'t actually useful in Kubernetes".';
+  'Schedulers work per node: each node\'s IPVS only sees the connections that pass through that node, which is why KEP-5495 says IPVS schedulers "aren\'t actually useful in Kubernetes".';
+
+/** What mh does under kube-proxy (website PR #48235: "mh will work as source-hashing (sh), but with ports"). */
+const MH =
+  'kube-proxy always sets the mh-port flag, so mh hashes the source IP and port: each new connection from the same client can land on a different Pod, and there is no per-client stickiness to lose. Its only property beyond spreading was consistency: every node maps the same source IP and port to the same backend (which helps only when a connection fails over between nodes).';
+
+/** What dh, lblc and lblcr do to a kube-proxy virtual server (destination = the Service VIP, constant). */
+const PINNED: Record<string, string> = {
+  dh: 'dh hashes the destination address, and for a kube-proxy virtual server the destination is the Service IP itself, so every connection to a Service from one node goes to a single backend (which one differs by node). It does not spread connections.',
+  lblc: 'lblc is locality-based by destination address, and for a kube-proxy virtual server the destination is the Service IP itself, so every connection to a Service from one node goes to one backend until that backend is overloaded. That is destination locality, not client affinity.',
+  lblcr:
+    "lblcr is locality-based by destination address with replication, and for a kube-proxy virtual server the destination is the Service IP itself, so each node sends a Service's connections to a small set of backends, growing it only when they are overloaded. That is destination locality, not client affinity.",
+};
 
 const STICKY_LIST_COMMAND = `kubectl get svc -A -o json | jq -r '.items[]
   | select(.spec.sessionAffinity=="ClientIP")
@@ -24,14 +40,21 @@ spec:
     clientIP:
       timeoutSeconds: 10800`;
 
-export const schedulerIntents = ['stickiness', 'load', 'none', 'other'] as const;
+/**
+ * What the scheduler did to a kube-proxy Service: `stickiness` pins a client (sh), `pinned` sends a
+ * Service's connections on one node to one backend or a few (dh, lblc, lblcr: the destination is the
+ * VIP), `load` counts connections, `none` spreads them with nothing to keep (rr, wrr, and mh, which
+ * kube-proxy runs with mh-port), `other` is a kernel scheduler kube-proxy never listed.
+ */
+export const schedulerIntents = ['stickiness', 'pinned', 'load', 'none', 'other'] as const;
 export type SchedulerIntent = (typeof schedulerIntents)[number];
 
-/** What a team that picked this scheduler wanted (playbook's scheduler table; mh hashes like sh). */
+/** What a team that picked this scheduler got (playbook's scheduler table, corrected for mh/dh/lblc). */
 export function schedulerIntent(scheduler: string): SchedulerIntent {
-  if (['sh', 'lblc', 'lblcr', 'mh'].includes(scheduler)) return 'stickiness';
+  if (scheduler === 'sh') return 'stickiness';
+  if (['dh', 'lblc', 'lblcr'].includes(scheduler)) return 'pinned';
   if (['lc', 'wlc', 'sed', 'nq'].includes(scheduler)) return 'load';
-  if (['rr', 'wrr', 'dh'].includes(scheduler)) return 'none';
+  if (['rr', 'wrr', 'mh'].includes(scheduler)) return 'none';
   return 'other';
 }
 
@@ -102,8 +125,21 @@ export const ipvsScheduler: Check = {
             severity: 'info',
             scope,
             title: `IPVS scheduler ${effective}: nothing to replace, nftables picks endpoints at random`,
-            detail: `${base} ${effective} encodes no intent beyond spreading connections, which random selection in nftables mode also does. ${PER_NODE}`,
+            detail: `${base} ${effective === 'mh' ? `${MH} No Service needs sessionAffinity because of mh.` : `${effective} encodes no intent beyond spreading connections, which random selection in nftables mode also does.`} ${PER_NODE}`,
             commands: show,
+          }),
+        ];
+      case 'pinned':
+        return [
+          finding({
+            check: ID,
+            severity: 'warn',
+            scope,
+            title: `IPVS scheduler ${effective} sends each Service's connections on a node to one backend; nftables spreads them at random`,
+            detail: `${base} ${PINNED[effective] ?? ''} nftables mode picks endpoints at random, so after the cutover every backend of a Service takes connections from every node: a large change in load distribution (usually more even), not a no-op. Backends that received little or no traffic before will start to. ${PER_NODE}`,
+            remedy:
+              'Check that every replica of the busiest Services can take an even share of the traffic (readiness probes, resource requests, warm caches) before cutting over; this pinning was per node, not per client, so sessionAffinity: ClientIP does not restore it.',
+            commands: [...show, 'kubectl get endpointslices -A'],
           }),
         ];
       case 'stickiness':

@@ -1,9 +1,11 @@
 /**
- * Guards against a node with no Service routing: kube-proxy in nftables mode deletes the IPVS rules
- * BEFORE it checks for kernel 5.13 (facts §1, §12; playbook 000 trap 5, playbook 001 pre-flight 1).
+ * Guards against a node that loses Service routing: kube-proxy in nftables mode deletes the IPVS
+ * rules BEFORE it checks for kernel 5.13, and whether it checks at all depends on its version and
+ * KUBE_PROXY_NFTABLES_SKIP_KERNEL_VERSION_CHECK (facts §1, §12; shared/reference/preflight-factcheck.md
+ * #5-8; playbook 000 trap 5, playbook 001 pre-flight 1). Below 5.13 always blocks the node.
  */
 import type { Finding } from '../core/findings.js';
-import { compareVersions, majorMinor, parseVersion } from '../core/parse/version.js';
+import { compareVersions, parseVersion } from '../core/parse/version.js';
 import {
   countNodes,
   entriesOf,
@@ -22,6 +24,7 @@ import {
   nodeKernel,
   type NodeKernel,
 } from './support/kernel.js';
+import { IPVS_CLEANUP_CAVEAT, kernelGuard } from './support/kube-proxy.js';
 import { evidenceList } from './support/text.js';
 import type { Check, CheckContext } from './types.js';
 
@@ -48,13 +51,22 @@ function evidence(k: NodeKernel): string {
   return `${k.node}: ${k.effective ?? 'unknown'} from ${k.source ?? 'nowhere'}${mismatch}`;
 }
 
-/** On 1.31–1.32 the kernel check is inverted (PR #130401): it only runs when the env var is set. */
-function kernelCheckNote(ctx: CheckContext): string {
-  const version = ctx.kubeProxyVersion?.version;
-  if (version?.major === 1 && (version.minor === 31 || version.minor === 32)) {
-    return ` kube-proxy ${majorMinor(version)} does not even check the kernel by default (the check only runs when KUBE_PROXY_NFTABLES_SKIP_KERNEL_VERSION_CHECK is set; fixed in 1.33 by PR #130401), so nothing stops it.`;
-  }
-  return '';
+/**
+ * Why a kernel below 5.13 is dangerous, for this cluster's kube-proxy: one paragraph that says
+ * either that kube-proxy refuses the kernel or that it does not, never both (fact-check #6).
+ */
+export function belowFloorDetail(ctx: CheckContext): { detail: string; variable: string } {
+  const guard = kernelGuard(ctx);
+  const outcome =
+    guard.refuses === true
+      ? 'By then it has deleted the old rules, so the node loses the IPVS Service routing it had.'
+      : guard.refuses === false
+        ? 'So on these nodes it deletes the old rules and then programs nftables on a kernel that mode does not support.'
+        : 'Either way it deletes the old rules first.';
+  return {
+    detail: `nftables mode needs kernel 5.13 or later, and kube-proxy removes the IPVS rules and kube-ipvs0 before it checks the kernel (platformCleanup runs first). ${guard.says} ${outcome} ${IPVS_CLEANUP_CAVEAT}`,
+    variable: guard.variable,
+  };
 }
 
 function kernelFinding(
@@ -75,11 +87,10 @@ function kernelFinding(
   const { titles, details, remedies } = parts;
   if (below.length > 0) {
     titles.push(`${countNodes(subGroup(group, below))} on kernel ${kernelLines(below)} (< 5.13)`);
-    details.push(
-      `nftables mode needs kernel 5.13 or later, and kube-proxy removes the IPVS rules and kube-ipvs0 before it checks the kernel: started in nftables mode on these nodes it deletes the old rules, then fails with "requires kernel 5.13 or later" and crash-loops, leaving the node with no Service routing at all.${kernelCheckNote(ctx)} Evidence: ${evidenceList(below, evidence)}.`,
-    );
+    const why = belowFloorDetail(ctx);
+    details.push(`${why.detail} Evidence: ${evidenceList(below, evidence)}.`);
     remedies.push(
-      'Upgrade the kernel on these nodes to 5.13 or later first (a newer node image: Ubuntu 22.04 ships 5.15, RHEL 9 5.14, AL2023 6.1) and keep them on IPVS until then. Do not set KUBE_PROXY_NFTABLES_SKIP_KERNEL_VERSION_CHECK: it skips the check without giving the host a newer kernel or nft.',
+      `Upgrade the kernel on these nodes to 5.13 or later first (a newer node image: Ubuntu 22.04 ships 5.15, RHEL 9 5.14, AL2023 6.1) and keep them on IPVS until then. ${why.variable}`,
     );
   }
   if (mismatch.length > 0) {

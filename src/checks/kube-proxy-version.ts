@@ -2,7 +2,6 @@
 // reference/kube-proxy-facts.md §1 (PRs #124152, #130401; nft 1.1.3 crash #136786), §10 (KEP-3866).
 import { KUBE_SYSTEM } from '../core/cluster-overview.js';
 import { finding, type Finding } from '../core/findings.js';
-import { kubeProxyContainer, findKubeProxyDaemonSet } from '../core/kube-proxy-config.js';
 import {
   NFT_CRASH_LABEL,
   NFT_CRASH_VERSION,
@@ -10,26 +9,23 @@ import {
 } from '../core/parse/nft-version.js';
 import { compareVersions, majorMinor, type Version } from '../core/parse/version.js';
 import { KERNEL_COLUMNS_COMMAND, nodesBelowNftablesKernel } from './support/kernel.js';
-import { configNotRead, proxyReplacement } from './support/kube-proxy.js';
+import {
+  IPVS_CLEANUP_CAVEAT,
+  SKIP_KERNEL_CHECK,
+  configNotRead,
+  proxyReplacement,
+  skipKernelCheckValue,
+} from './support/kube-proxy.js';
 import { clippedList } from './support/text.js';
 import type { Check, CheckContext, KubeProxyVersion } from './types.js';
 
 const ID = 'kube-proxy-version';
 
-const SKIP_KERNEL_CHECK = 'KUBE_PROXY_NFTABLES_SKIP_KERNEL_VERSION_CHECK';
-
-function skipVariable(ctx: CheckContext): string | undefined {
-  const ds = findKubeProxyDaemonSet(ctx.snapshot.kubeSystemDaemonSets);
-  const env = ds === undefined ? undefined : kubeProxyContainer(ds)?.env;
-  const value = env?.find((e) => e.name === SKIP_KERNEL_CHECK)?.value;
-  return value === undefined || value === '' ? undefined : value;
-}
-
 function versionFinding(ctx: CheckContext, kp: KubeProxyVersion): Finding {
   const scope = { kind: 'cluster', name: ctx.snapshot.cluster } as const;
   const v = kp.version;
   const label = `v${v.major}.${v.minor}.${v.patch}`;
-  const skip = skipVariable(ctx);
+  const skip = skipKernelCheckValue(ctx);
   const old = nodesBelowNftablesKernel(ctx);
   const nft = nftCrashNote(ctx, v);
   const oldNodes =
@@ -56,12 +52,15 @@ function versionFinding(ctx: CheckContext, kp: KubeProxyVersion): Finding {
       severity: 'warn',
       scope,
       subjects: old,
-      title: `kube-proxy ${label} does not check the kernel in nftables mode: this pre-flight is the only guard`,
+      title:
+        skip === undefined
+          ? `kube-proxy ${label} does not check the kernel in nftables mode: this pre-flight is the only guard`
+          : `kube-proxy ${label} checks the kernel only because ${SKIP_KERNEL_CHECK}=${skip} is set: it turns the check off from 1.33`,
       detail:
-        `Read from the ${kp.evidence}. In 1.31 and 1.32 kube-proxy's kernel check is inverted: it only runs when ${SKIP_KERNEL_CHECK} is set (fixed by kubernetes/kubernetes#130401 in 1.33, not backported), so a node below kernel 5.13 is not refused. ${oldNodes}` +
+        `Read from the ${kp.evidence}. In 1.31 and 1.32 kube-proxy's kernel check is inverted: it only runs when ${SKIP_KERNEL_CHECK} is set (fixed by kubernetes/kubernetes#130401 in 1.33, no backport found).` +
         (skip === undefined
-          ? ''
-          : ` The DaemonSet sets ${SKIP_KERNEL_CHECK}=${skip}, which on this version turns the check on; it turns it off again after an upgrade to 1.33.`) +
+          ? ` The DaemonSet does not set it, so a node below kernel 5.13 is not refused. ${oldNodes}`
+          : ` The DaemonSet sets ${SKIP_KERNEL_CHECK}=${skip}, which on this version turns the check on, so kube-proxy refuses a node below kernel 5.13 (after its IPVS cleanup); it turns the check off again after an upgrade to 1.33, so remove it then. ${oldNodes}`) +
         nft,
       remedy:
         'Upgrade kube-proxy to 1.33 or later before migrating; if you cannot, never cut over a node the kernel check of this pre-flight blocks.',
@@ -86,7 +85,7 @@ function versionFinding(ctx: CheckContext, kp: KubeProxyVersion): Finding {
     severity: 'info',
     scope,
     title: `kube-proxy ${label}: nftables mode is GA and refuses kernels below 5.13`,
-    detail: `Read from the ${kp.evidence}. kube-proxy checks the kernel only after it has cleaned up the IPVS rules (platformCleanup runs first in cmd/kube-proxy/app/server.go), so a refused node still loses Service routing; the kernel check of this pre-flight stays necessary.${nft}`,
+    detail: `Read from the ${kp.evidence}. kube-proxy checks the kernel only after it has cleaned up the IPVS rules (platformCleanup runs first in cmd/kube-proxy/app/server.go), so a refused node still loses its IPVS Service routing; the kernel check of this pre-flight stays necessary. ${IPVS_CLEANUP_CAVEAT}${nft}`,
   });
 }
 
@@ -102,11 +101,9 @@ function nftCrashNote(ctx: CheckContext, v: Version): string {
   if (affected === 0) return '';
   const status =
     compareVersions(v, { major: 1, minor: 33, patch: 0 }) < 0
-      ? `kube-proxy ${majorMinor(v)} has no fix: it was cherry-picked to 1.33-1.35 only`
-      : compareVersions(v, { major: 1, minor: 36, patch: 0 }) < 0
-        ? `kube-proxy ${majorMinor(v)} has the fix only in patch releases from March 2026 on`
-        : `kube-proxy ${majorMinor(v)} includes the fix`;
-  return ` ${affected} probed node(s) run host nft ${NFT_CRASH_LABEL} or later, which made kube-proxy's nft segfault while listing (kubernetes/kubernetes#136786, fixed by #137501); ${status}. See nft-version.`;
+      ? `kube-proxy ${majorMinor(v)} has neither fix: PR #137501 (the listing crash) was cherry-picked to 1.33-1.35 only`
+      : `on kube-proxy ${majorMinor(v)} a release with PR #137501 is not enough: the image must carry the patched nft 1.0.6.1 (kubernetes/kubernetes#140405), so check \`nft --version\` inside the kube-proxy container`;
+  return ` ${affected} probed node(s) run host nft ${NFT_CRASH_LABEL} or later, whose rules can make the nft in the kube-proxy image segfault while listing and while syncing (kubernetes/kubernetes#136786); ${status}. See nft-version.`;
 }
 
 export const kubeProxyVersion: Check = {

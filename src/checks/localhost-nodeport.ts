@@ -210,23 +210,33 @@ export const localhostNodeport: Check = {
       return `${r.kind} ${r.object} (${r.where}): ${r.endpoint}, ${target}`;
     });
     const today = loopbackToday(ctx);
+    // iptables answers IPv4 loopback only: `[::1]:<nodePort>` never worked in any mode (fact-check #2).
+    const v6 = found.filter((r) => r.endpoint.startsWith('['));
+    const v6Only = v6.length === found.length;
+    const v6Note =
+      v6.length === 0
+        ? ''
+        : ` kube-proxy never answers NodePorts on [::1], in any mode ("localhost NodePorts are never allowed with other proxy modes or with IPv6"), so ${v6Only ? 'these callers' : `the [::1] callers (${nameList([...new Set(v6.map((r) => r.endpoint))], 5)})`} already fail today.`;
+    const failing = today.kind === 'failing' || (today.kind === 'iptables' && v6Only);
     const dropped =
       'KEP-3866 dropped loopback NodePorts from nftables mode to avoid route_localnet, the CVE-2020-8558 surface';
     const optIn =
-      'KEP-6032 brings back an opt-in (gate KubeProxyNFTablesLocalhostNodePorts, TCP only, loopback listed in nodePortAddresses) only in newer kube-proxy.';
+      'KEP-6032 brings back an opt-in (gate KubeProxyNFTablesLocalhostNodePorts, alpha in 1.37 and off by default, TCP only, loopback listed in nodePortAddresses) only in newer kube-proxy.';
     const situation =
       today.kind === 'iptables'
-        ? `iptables mode answers loopback NodePorts (iptables.localhostNodePorts, on by default, sets route_localnet=1) and ${today.where}, so these callers can work today and fail after the move: nftables mode does not answer them (${dropped}).`
+        ? v6Only
+          ? `iptables mode answers loopback NodePorts on IPv4 only (iptables.localhostNodePorts, on by default, sets route_localnet=1) and ${today.where}, but these callers use [::1]: they fail today and keep failing after the move (${dropped}).${v6Note}`
+          : `iptables mode answers loopback NodePorts on IPv4 only (iptables.localhostNodePorts, on by default, sets route_localnet=1) and ${today.where}, so the 127.0.0.1 and localhost callers can work today and fail after the move: nftables mode does not answer them (${dropped}).${v6Note}`
         : today.kind === 'failing'
-          ? `Loopback NodePorts never answered in IPVS mode and do not answer in nftables mode either (${dropped}). kube-proxy runs ${today.modes} here, so these callers already fail (or fall back) today; nftables keeps them failing, and the move will not fix them.`
-          : `kube-proxy's mode could not be read, so whether these callers work today is unknown: iptables mode answers loopback NodePorts, IPVS never did, and nftables mode does not (${dropped}).`;
+          ? `Loopback NodePorts never answered in IPVS mode (until PR #101023 in 2021 IPVS created 127.0.0.1:<nodePort> virtual servers whose connections hung instead of being refused) and do not answer in nftables mode either (${dropped}). kube-proxy runs ${today.modes} here, so these callers already fail (or fall back) today; nftables keeps them failing, and the move will not fix them.`
+          : `kube-proxy's mode could not be read, so whether these callers work today is unknown: iptables mode answers IPv4 loopback NodePorts, IPVS never did, and nftables mode does not (${dropped}).${v6Note}`;
     return [
       finding({
         check: localhostNodeport.id,
-        severity: today.kind === 'failing' ? 'info' : 'warn',
+        severity: failing ? 'info' : 'warn',
         scope,
         subjects: objects,
-        title: `${plural(objects.length, 'object')} ${objects.length === 1 ? 'calls' : 'call'} a NodePort on loopback (${nameList(endpoints, 5)})${today.kind === 'failing' ? `, which already fails in ${today.modes} mode` : ''}`,
+        title: `${plural(objects.length, 'object')} ${objects.length === 1 ? 'calls' : 'call'} a NodePort on loopback (${nameList(endpoints, 5)})${today.kind === 'failing' ? `, which already fails in ${today.modes} mode` : failing ? ', which already fails: no mode answers [::1]' : ''}`,
         detail: `${situation} ${optIn} Found: ${evidenceList(lines, (line) => line, 15)}.`,
         remedy:
           'Point each caller at the node IP (for hostNetwork pods the downward API status.hostIP) or at the Service’s ClusterIP or DNS name and port instead of 127.0.0.1:<nodePort>; grep host files (systemd units, monitoring configs) the same way.',

@@ -78,7 +78,7 @@ function aks(ctx: CheckContext): Finding {
     severity: 'warn',
     scope: { kind: 'cluster', name: ctx.snapshot.cluster },
     title: 'Azure AKS: kube-proxy is AKS-managed, the switch to nftables is cluster-wide',
-    detail: `${detected(ctx)} ${CANARY_LIMITS} AKS sets the mode through networkProfile.kubeProxyConfig; NFTABLES is in preview: it needs the KubeProxyConfigurationPreview feature flag, API version 2025-09-02-preview or later and Kubernetes 1.33+. ${versionNote(ctx)} Rehearse on a throwaway cluster of the same version first.`,
+    detail: `${detected(ctx)} ${CANARY_LIMITS} AKS sets the mode through networkProfile.kubeProxyConfig; NFTABLES is in preview: it needs the KubeProxyConfigurationPreview feature flag, API version 2025-09-02-preview or later, and Kubernetes 1.33+ (the upstream GA release the preview is aligned with; AKS's page states no minimum version, so treat 1.33 as this tool's floor). ${versionNote(ctx)} Rehearse on a throwaway cluster of the same version first.`,
     remedy:
       'Register the preview feature, rehearse on a throwaway cluster, then apply kube-proxy.json with mode NFTABLES in a maintenance window.',
     commands: [

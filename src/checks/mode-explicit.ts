@@ -87,8 +87,11 @@ export const modeExplicit: Check = {
           check: ID,
           severity: 'warn',
           scope,
-          title: `kube-proxy mode ${JSON.stringify(mode.configured ?? '')} is not a mode kube-proxy knows`,
-          detail: `${where} is set, but kube-proxy accepts only ${proxyModes.join(', ')} (lower case) or blank; its config validation refuses anything else, so the next restart of kube-proxy fails.`,
+          title:
+            mode.configured === 'kernelspace'
+              ? 'kube-proxy mode "kernelspace" is Windows-only: kube-proxy on Linux refuses it'
+              : `kube-proxy mode ${JSON.stringify(mode.configured ?? '')} is not a mode kube-proxy knows`,
+          detail: `${where} is set, but kube-proxy on Linux accepts only ${proxyModes.join(', ')} (lower case) or blank (kernelspace is its Windows mode); its config validation refuses anything else, so the next restart of kube-proxy fails.`,
           remedy: 'Correct the value to the mode kube-proxy runs today (see current-mode).',
           commands: [
             mode.source === 'flag'

@@ -67,8 +67,8 @@ export const nodelocaldns: Check = {
     return [
       finding({
         ...base,
-        title: `NodeLocal DNSCache listens on ${ips.join(' and ')}: fine in nftables mode`,
-        detail: `DaemonSet ${name} binds the link-local address and the kube-dns ClusterIP, the layout documented for iptables and nftables mode; nothing to change.`,
+        title: `NodeLocal DNSCache listens on ${ips.join(' and ')}: the iptables-mode layout, expected to work in nftables mode`,
+        detail: `DaemonSet ${name} binds the link-local address and the kube-dns ClusterIP, the layout the NodeLocal DNSCache docs give for iptables mode (they describe iptables and IPVS only), expected to work the same in nftables mode, since kube-proxy adds no interface there either; nothing to change, but confirm DNS from a Pod on the canary node.`,
       }),
     ];
   },

@@ -8,7 +8,11 @@ import { parse as parseYaml } from 'yaml';
 import type { Container, KubeDaemonSet } from './kube.js';
 import { FLAG_KEYS } from './kube-proxy-flags.js';
 
-export const proxyModes = ['iptables', 'ipvs', 'nftables', 'kernelspace'] as const;
+/**
+ * The modes kube-proxy's validation accepts on Linux (validateProxyModeLinux). `kernelspace` is
+ * Windows-only: a Linux DaemonSet that sets it fails validation, so it is not listed here.
+ */
+export const proxyModes = ['iptables', 'ipvs', 'nftables'] as const;
 export type ProxyMode = (typeof proxyModes)[number];
 
 export function isProxyMode(value: unknown): value is ProxyMode {

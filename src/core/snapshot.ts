@@ -18,6 +18,12 @@ export interface NodeFacts {
   kernel?: string;
   /** Host nft version, e.g. `1.0.6`, from `nft --version`. */
   nftVersion?: string;
+  /**
+   * The host has no nft at all (`nft --version` on the host: command not found). An answer, not an
+   * unknown: kube-proxy runs the nft in its own image, so such a host (Bottlerocket, minimal
+   * images) needs nothing installed (shared/reference/preflight-factcheck.md #21).
+   */
+  hostNftMissing?: true;
   conntrack?: {
     count?: number;
     max?: number;

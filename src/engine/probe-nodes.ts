@@ -49,9 +49,13 @@ const probes: [string, Probe][] = [
     'nft',
     async (run, _node, facts) => {
       // The host's nft, not the probe image's: run it from the host's root (probe-pod.ts).
-      const version = parseNftVersion(
-        ok(await run(['chroot', HOST_ROOT, 'nft', '--version']), 'nft --version'),
-      );
+      const result = await run(['chroot', HOST_ROOT, 'nft', '--version']);
+      // 127 from chroot: no nft on the host. kube-proxy does not need one (it uses its image's).
+      if (result.exitCode === 127) {
+        facts.hostNftMissing = true;
+        return;
+      }
+      const version = parseNftVersion(ok(result, 'nft --version'));
       if (version === undefined) throw new Error('nft --version printed no version');
       facts.nftVersion = version;
     },

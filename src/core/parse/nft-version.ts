@@ -6,11 +6,19 @@
  */
 import { parseVersion, type Version } from './version.js';
 
-/** nft from here on could make kube-proxy's nft crash while listing (kubernetes/kubernetes#136786). */
+/** nft from here on could make kube-proxy's nft crash while listing or syncing (kubernetes/kubernetes#136786). */
 export const NFT_CRASH_VERSION = { major: 1, minor: 1, patch: 3 } as const;
 
 /** {@link NFT_CRASH_VERSION} as findings spell it: `1.1.3`. */
 export const NFT_CRASH_LABEL = `${NFT_CRASH_VERSION.major}.${NFT_CRASH_VERSION.minor}.${NFT_CRASH_VERSION.patch}`;
+
+/**
+ * The host nft ≥ 1.1.3 crash as findings explain it (nft-version, kube-proxy-version). PR #137501
+ * (and its 1.33–1.35 cherry-picks) fixed only the `nft list` crash; syncs (`nft -f`) kept
+ * segfaulting (#136786 reopened, #140898 on v1.36.0) until the kube-proxy image shipped patched
+ * nft 1.0.6.1 (kubernetes/release#4419, #4464; kubernetes/kubernetes#140405, July 2026).
+ */
+export const NFT_CRASH_NOTE = `Host nft ${NFT_CRASH_LABEL} and later writes sets and rules with udata (firewalld and other host tools do) that the older nft in the kube-proxy image segfaults on (kubernetes/kubernetes#136786). PR #137501, cherry-picked to 1.33-1.35, fixed only the crash while listing; syncs (nft -f) kept crashing (#136786 reopened, #140898 on v1.36.0) until the kube-proxy image shipped a patched nft 1.0.6.1 (kubernetes/kubernetes#140405, July 2026; which patch releases carry it is not verified here). The host's nft version is only a proxy for the trigger.`;
 
 /** `major.minor[.patch[.extra]]`: the dotted number the version line and the stored form carry. */
 const DOTTED = String.raw`(\d+\.\d+(?:\.\d+)?)(?:\.\d+)?`;

@@ -12,7 +12,7 @@ const restoreAlert = {
 };
 
 describe('alert-metric-rename', () => {
-  it('warns naming each rule and its expression, with the nftables rewrite and an absent() rule', () => {
+  it('warns naming each rule and its expression, with the nftables rewrite and an absent() rule on an always-exported series', () => {
     const rules = [
       prometheusRule('monitoring', 'kube-proxy', [
         restoreAlert,
@@ -45,9 +45,37 @@ describe('alert-metric-rename', () => {
     expect(f?.commands[0]).toContain(
       'expr: (increase(kubeproxy_sync_proxy_rules_iptables_restore_failures_total[5m]) > 0) or (increase(kubeproxy_sync_proxy_rules_nftables_sync_failures_total[5m]) > 0)',
     );
+    // The failure counter has no series before its first failure: absent() on it pages forever.
     expect(f?.commands.at(-1)).toContain(
-      'absent(kubeproxy_sync_proxy_rules_nftables_sync_failures_total) == 1',
+      'absent(kubeproxy_sync_proxy_rules_last_timestamp_seconds) == 1',
     );
+    expect(f?.commands.join('\n')).not.toContain(
+      'absent(kubeproxy_sync_proxy_rules_nftables_sync_failures_total)',
+    );
+    expect(f?.remedy).toContain(
+      'Do not put absent() on kubeproxy_sync_proxy_rules_nftables_sync_failures_total',
+    );
+  });
+
+  it('says which rules IPVS mode already leaves silent, and that partial restores map loosely', () => {
+    const rules = [
+      prometheusRule('monitoring', 'kube-proxy', [
+        restoreAlert,
+        {
+          alert: 'KubeProxyPartialRestore',
+          expr: 'increase(kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total[5m]) > 0',
+        },
+      ]),
+    ];
+    const [f] = alertMetricRename.run(ctxOf({ prometheusRules: rules }));
+    expect(f?.detail).toContain(
+      'In IPVS mode kube-proxy exports only kubeproxy_sync_proxy_rules_iptables_restore_failures_total of these, so the rules on kubeproxy_sync_proxy_rules_iptables_partial_restore_failures_total are already silent today.',
+    );
+    expect(f?.detail).toContain('only made kube-proxy fall back to a full sync');
+    const [restoreOnly] = alertMetricRename.run(
+      ctxOf({ prometheusRules: [prometheusRule('monitoring', 'kube-proxy', [restoreAlert])] }),
+    );
+    expect(restoreOnly?.detail).not.toContain('already silent');
   });
 
   it('does not fire on rules that use mode-independent metrics', () => {

@@ -40,10 +40,32 @@ describe('ipvs-only-settings', () => {
       'flushes every virtual server on the node and does not read excludeCIDRs',
     );
     expect(f!.detail).toContain('the nearest knob is conntrack.tcpEstablishedTimeout');
+    expect(f!.detail).toContain('since PR #131243, the whole IPVS cleanup is skipped');
     expect(f!.remedy).toContain('restore only its entries');
     expect(f!.commands).toEqual([
       'ipvsadm -Sn > ipvs-backup.rules   # on each node, before its cutover',
     ]);
+  });
+
+  it('tcpFinTimeout points at the host FIN_WAIT sysctl, not conntrack.tcpCloseWaitTimeout', () => {
+    const [f] = ipvsOnlySettings.run(
+      buildCheckContext(
+        snapshotOf({
+          kubeSystemConfigMaps: [
+            kubeadmWith({ 'strictARP: true': 'strictARP: false\n  tcpFinTimeout: 30s' }),
+          ],
+        }),
+      ),
+    );
+    expect(f!.title).toBe('1 IPVS-only setting(s) have no nftables equivalent: tcpFinTimeout=30s');
+    expect(f!.detail).toContain(
+      'the nearest knob is the host sysctl net.netfilter.nf_conntrack_tcp_timeout_fin_wait, outside kube-proxy',
+    );
+    expect(f!.detail).toContain(
+      'conntrack.tcpCloseWaitTimeout times CLOSE_WAIT, a different state',
+    );
+    expect(f!.detail).not.toContain('the nearest knob is conntrack.tcpCloseWaitTimeout');
+    expect(f!.remedy).toContain('nf_conntrack_tcp_timeout_fin_wait');
   });
 
   it('is quiet when nothing IPVS-only is set (EKS defaults) or the mode is not IPVS', () => {

@@ -37,7 +37,8 @@ describe('ipvs-scheduler', () => {
       scope: { kind: 'cluster', name: 'cluster-a' },
       title: 'IPVS scheduler rr: nothing to replace, nftables picks endpoints at random',
     });
-    expect(f!.detail).toContain('operates in each node independently');
+    expect(f!.detail).toContain("aren't actually useful in Kubernetes");
+    expect(f!.detail).not.toContain('AKS docs');
     expect(f!.commands).toEqual([
       "kubectl -n kube-system get cm kube-proxy -o yaml | grep -A3 'ipvs:'",
     ]);
@@ -84,23 +85,64 @@ describe('ipvs-scheduler', () => {
     ).toEqual([]);
   });
 
-  it('classifies every IPVS scheduler by intent', () => {
+  it('classifies every IPVS scheduler by what it did to a kube-proxy Service', () => {
     expect(
-      ['sh', 'lblc', 'lblcr', 'lc', 'wlc', 'sed', 'nq', 'rr', 'wrr', 'dh', 'ovf'].map(
+      ['sh', 'lblc', 'lblcr', 'mh', 'lc', 'wlc', 'sed', 'nq', 'rr', 'wrr', 'dh', 'ovf'].map(
         schedulerIntent,
       ),
     ).toEqual([
       'stickiness',
-      'stickiness',
-      'stickiness',
+      'pinned',
+      'pinned',
+      'none',
       'load',
       'load',
       'load',
       'load',
       'none',
       'none',
-      'none',
+      'pinned',
       'other',
     ]);
   });
+
+  it('mh (always run with mh-port) asks for no sessionAffinity: it hashes source IP and port', () => {
+    const [f, ...rest] = run({ ...scheduler('mh'), services });
+    expect(rest).toEqual([]);
+    expect(f).toMatchObject({ severity: 'info', subjects: [] });
+    expect(f!.title).toBe(
+      'IPVS scheduler mh: nothing to replace, nftables picks endpoints at random',
+    );
+    expect(f!.detail).toContain('always sets the mh-port flag');
+    expect(f!.detail).toContain('source IP and port');
+    expect(f!.detail).toContain('No Service needs sessionAffinity because of mh');
+    expect(f!.remedy).toBeUndefined();
+    expect(f!.commands.join('\n')).not.toContain('sessionAffinity');
+  });
+
+  it('dh pins each Service to one backend per node: warns that random selection changes the load', () => {
+    const [f] = run({ ...scheduler('dh'), services });
+    expect(f).toMatchObject({ severity: 'warn' });
+    expect(f!.title).toBe(
+      "IPVS scheduler dh sends each Service's connections on a node to one backend; nftables spreads them at random",
+    );
+    expect(f!.detail).toContain(
+      'every connection to a Service from one node goes to a single backend',
+    );
+    expect(f!.detail).toContain('It does not spread connections');
+    expect(f!.detail).toContain('not a no-op');
+    expect(f!.detail).not.toContain('encodes no intent');
+    expect(f!.remedy).toContain('sessionAffinity: ClientIP does not restore it');
+  });
+
+  it.each(['lblc', 'lblcr'])(
+    '%s is destination locality, not client affinity: no sessionAffinity advice',
+    (name) => {
+      const [f] = run({ ...scheduler(name), services });
+      expect(f).toMatchObject({ severity: 'warn', subjects: [] });
+      expect(f!.detail).toContain('destination locality, not client affinity');
+      expect(f!.title).not.toContain('pins clients');
+      expect(f!.commands.join('\n')).not.toContain('patch svc');
+    },
+  );
 });

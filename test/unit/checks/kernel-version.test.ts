@@ -99,13 +99,95 @@ describe('kernel-version', () => {
     expect(findings[0]?.title).toContain('node probes were skipped on 2 nodes');
   });
 
-  it('notes that kube-proxy 1.31/1.32 does not check the kernel by default', () => {
-    const ds = kubeadmDaemonSet();
-    const container = ds.spec!.template!.spec!.containers[0]!;
-    container.image = 'registry.k8s.io/kube-proxy:v1.32.5';
-    const [f] = kernelVersion.run(
-      ctxOf({ nodes: legacy, nodeFacts: factsFor(legacy), kubeSystemDaemonSets: [ds] }),
-    );
-    expect(f?.detail).toContain('kube-proxy 1.32 does not even check the kernel');
+  describe('says what this kube-proxy does on an old kernel, and only that', () => {
+    const SKIP = 'KUBE_PROXY_NFTABLES_SKIP_KERNEL_VERSION_CHECK';
+    const at = (
+      image: string,
+      env: { name: string; value: string }[] = [],
+      kubernetesVersion = 'v1.33.4',
+    ) => {
+      const ds = kubeadmDaemonSet();
+      const container = ds.spec!.template!.spec!.containers[0]!;
+      container.image = image;
+      if (env.length > 0) container.env = env;
+      const [f, ...rest] = kernelVersion.run(
+        ctxOf({
+          nodes: legacy,
+          nodeFacts: factsFor(legacy),
+          kubeSystemDaemonSets: [ds],
+          kubernetesVersion,
+        }),
+      );
+      expect(rest).toEqual([]);
+      // Whatever kube-proxy does, a node below 5.13 blocks its cutover (node-gate relies on it).
+      expect(f).toMatchObject({ severity: 'block', subjects: ['legacy-1', 'legacy-2'] });
+      return f!;
+    };
+    const refuses = 'fails with "requires kernel 5.13 or later"';
+
+    it('1.31 and 1.32 without the variable: kube-proxy does not refuse the kernel', () => {
+      for (const image of [
+        'registry.k8s.io/kube-proxy:v1.31.4',
+        'registry.k8s.io/kube-proxy:v1.32.5',
+      ]) {
+        const f = at(image);
+        expect(f.detail).toMatch(/kube-proxy 1\.3[12] does not refuse these kernels/);
+        expect(f.detail).toContain('programs nftables on a kernel that mode does not support');
+        expect(f.detail).not.toContain(refuses);
+        expect(f.detail).not.toContain('crash-loops');
+        expect(f.remedy).toContain(
+          `setting ${SKIP} is what turns kube-proxy's own kernel check on`,
+        );
+        expect(f.remedy).not.toContain(`Do not set ${SKIP}`);
+      }
+    });
+
+    it('1.32 with the variable set: the inverted check is on, so kube-proxy refuses', () => {
+      const f = at('registry.k8s.io/kube-proxy:v1.32.5', [{ name: SKIP, value: '1' }]);
+      expect(f.detail).toContain(
+        `${SKIP}=1, which on this version turns its inverted kernel check on`,
+      );
+      expect(f.detail).toContain(refuses);
+      expect(f.detail).not.toContain('does not refuse');
+      expect(f.remedy).toContain('remove it when upgrading to 1.33');
+    });
+
+    it('1.33+ without the variable: kube-proxy refuses, after its IPVS cleanup', () => {
+      const f = at('registry.k8s.io/kube-proxy:v1.34.2');
+      expect(f.detail).toContain('before it checks the kernel');
+      expect(f.detail).toContain(`kube-proxy 1.34 then ${refuses}`);
+      expect(f.detail).not.toContain('does not refuse');
+      expect(f.detail).not.toContain('does not check');
+      expect(f.remedy).toContain(
+        `Do not set ${SKIP}: from 1.33 it turns kube-proxy's kernel check off`,
+      );
+    });
+
+    it('1.33+ with the variable set: the check is off', () => {
+      const f = at('registry.k8s.io/kube-proxy:v1.33.4', [{ name: SKIP, value: 'true' }]);
+      expect(f.detail).toContain('which from 1.33 turns its kernel check off');
+      expect(f.detail).not.toContain(refuses);
+      expect(f.remedy).toContain(`Remove ${SKIP}`);
+    });
+
+    it('an unknown version says it depends, with both meanings of the variable', () => {
+      const f = at('registry.k8s.io/kube-proxy:latest', [], 'unknown');
+      expect(f.detail).toContain('depends on its version');
+      expect(f.remedy).toContain('means opposite things by version');
+    });
+
+    it('on every version: the IPVS cleanup is skipped when modprobe fails, leaving kube-ipvs0', () => {
+      for (const image of [
+        'registry.k8s.io/kube-proxy:v1.31.4',
+        'registry.k8s.io/kube-proxy:v1.35.0',
+      ]) {
+        const f = at(image);
+        expect(f.detail).toContain(
+          'since PR #131243 it is skipped silently when `modprobe -va ip_vs` fails',
+        );
+        expect(f.detail).toContain('a degraded node rather than a dark one');
+        expect(f.detail).not.toContain('no Service routing at all');
+      }
+    });
   });
 });

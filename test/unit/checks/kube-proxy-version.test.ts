@@ -61,6 +61,17 @@ describe('kube-proxy-version', () => {
       ],
     });
     expect(withEnv!.detail).toContain('which on this version turns the check on');
+    // One paragraph never says both "not refused" and "turns the check on" (fact-check #6, #8).
+    expect(withEnv!.detail).not.toContain('is not refused');
+    expect(withEnv!.title).toBe(
+      `kube-proxy v1.32.3 checks the kernel only because ${SKIP}=1 is set: it turns the check off from 1.33`,
+    );
+  });
+
+  it('1.33+ info names the IPVS cleanup skipped when modprobe fails (PR #131243)', () => {
+    const [f] = run({});
+    expect(f!.detail).toContain('`modprobe -va ip_vs` fails');
+    expect(f!.detail).toContain('kube-ipvs0');
   });
 
   it('warns on 1.33+ when the skip variable turns the kernel check off', () => {
@@ -82,17 +93,19 @@ describe('kube-proxy-version', () => {
       nodeFacts: [facts('new-1', { nftVersion: '1.1.3' })],
     });
     expect(old!.detail).toContain('1 probed node(s) run host nft 1.1.3 or later');
-    expect(old!.detail).toContain('kube-proxy 1.32 has no fix');
-    const [patched] = run({ nodeFacts: [facts('new-1', { nftVersion: '1.1.5' })] });
-    expect(patched!.detail).toContain(
-      'kube-proxy 1.33 has the fix only in patch releases from March 2026 on',
-    );
-    const [fixed] = run({
-      kubeSystemDaemonSets: [kubeadmAt('registry.k8s.io/kube-proxy:v1.36.0')],
-      nodeFacts: [facts('new-1', { nftVersion: '1.1.3' })],
-    });
-    expect(fixed!.detail).toContain('kube-proxy 1.36 includes the fix.');
-    expect(fixed!.detail).not.toMatch(/#140898|#140405/);
+    expect(old!.detail).toContain('kube-proxy 1.32 has neither fix');
+    // Fact-check #23: #137501 fixed only the listing crash; syncs need the image's patched nft.
+    for (const image of ['v1.33.9', 'v1.36.0']) {
+      const [f] = run({
+        kubeSystemDaemonSets: [kubeadmAt(`registry.k8s.io/kube-proxy:${image}`)],
+        nodeFacts: [facts('new-1', { nftVersion: '1.1.5' })],
+      });
+      expect(f!.detail).toContain('while listing and while syncing');
+      expect(f!.detail).toContain('a release with PR #137501 is not enough');
+      expect(f!.detail).toContain('patched nft 1.0.6.1 (kubernetes/kubernetes#140405)');
+      expect(f!.detail).not.toContain('includes the fix');
+      expect(f!.detail).not.toContain('March 2026');
+    }
   });
 
   it('falls back to the cluster version and says so', () => {

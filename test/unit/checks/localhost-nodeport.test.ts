@@ -64,6 +64,7 @@ describe('localhost-nodeport', () => {
       'PrometheusRule monitoring/nodeports (group kube-proxy PromDown expr)',
     );
     expect(f?.detail).toContain('never answered in IPVS mode');
+    expect(f?.detail).toContain('connections hung instead of being refused');
     expect(f?.detail).toContain('nftables keeps them failing');
     expect(f?.detail).toContain('KEP-6032');
     expect(f?.remedy).toContain('node IP');
@@ -79,6 +80,32 @@ describe('localhost-nodeport', () => {
     expect(f?.detail).toContain('kube-proxy runs in iptables mode');
     expect(f?.detail).toContain('fail after the move');
     expect(f?.remedy).toContain('node IP');
+  });
+
+  it('[::1] callers already fail in iptables mode (IPv4 only): info, not "works today"', () => {
+    const pod = hostNetworkPod('monitoring', 'node-agent', { args: ['--to=[::1]:30090'] });
+    const config = configWith({ 'mode: ipvs': 'mode: ""' });
+    const [f] = localhostNodeport.run(ctxWithConfig(config, { services, hostNetworkPods: [pod] }));
+    expect(f).toMatchObject({ severity: 'info', subjects: ['monitoring/node-agent'] });
+    expect(f?.title).toBe(
+      '1 object calls a NodePort on loopback ([::1]:30090), which already fails: no mode answers [::1]',
+    );
+    expect(f?.detail).toContain('on IPv4 only');
+    expect(f?.detail).toContain('they fail today and keep failing after the move');
+    expect(f?.detail).not.toContain('can work today');
+  });
+
+  it('mixed 127.0.0.1 and [::1] callers in iptables mode: warns, naming the [::1] ones as already failing', () => {
+    const v4 = hostNetworkPod('monitoring', 'node-agent', { args: ['--to=127.0.0.1:30090'] });
+    const v6 = hostNetworkPod('monitoring', 'v6-agent', { args: ['--to=[::1]:30090'] });
+    const config = configWith({ 'mode: ipvs': 'mode: ""' });
+    const [f] = localhostNodeport.run(
+      ctxWithConfig(config, { services, hostNetworkPods: [v4, v6] }),
+    );
+    expect(f?.severity).toBe('warn');
+    expect(f?.detail).toContain('the 127.0.0.1 and localhost callers can work today');
+    expect(f?.detail).toContain('the [::1] callers ([::1]:30090) already fail today');
+    expect(f?.detail).toContain('alpha in 1.37 and off by default');
   });
 
   it('warns when a probed node reports iptables, even if the configured mode is IPVS', () => {

@@ -65,6 +65,8 @@ describe('managed-platform', () => {
     expect(f!.detail).toContain('KubeProxyConfigurationPreview');
     expect(f!.detail).toContain('2025-09-02-preview');
     expect(f!.detail).toContain('Cluster v1.32.5 is below the 1.33 minimum');
+    // Fact-check #44: AKS's page states no minimum; 1.33 is the upstream GA the preview follows.
+    expect(f!.detail).toContain("AKS's page states no minimum version");
     expect(f!.commands).toContain('# kube-proxy.json\n{"enabled": true, "mode": "NFTABLES"}');
     expect(f!.commands).toContain(
       'az aks update --resource-group <resource-group> --name <cluster> --kube-proxy-config kube-proxy.json',

@@ -85,6 +85,19 @@ describe('mode-explicit', () => {
     expect(f!.commands).toEqual(['mode: "ipvs"   # what the nodes report on /proxyMode']);
   });
 
+  it('kernelspace is Windows-only: a Linux kube-proxy refuses it (fact-check #39)', () => {
+    const [f] = run({
+      kubeSystemConfigMaps: [kubeadmWith({ 'mode: ipvs': 'mode: kernelspace' })],
+      nodeFacts: [facts('new-1', { proxyMode: 'ipvs' }), facts('legacy-1', { proxyMode: 'ipvs' })],
+    });
+    expect(f!.severity).toBe('warn');
+    expect(f!.title).toBe(
+      'kube-proxy mode "kernelspace" is Windows-only: kube-proxy on Linux refuses it',
+    );
+    expect(f!.detail).toContain('accepts only iptables, ipvs, nftables (lower case) or blank');
+    expect(f!.commands).toEqual(['mode: "ipvs"   # what the nodes report on /proxyMode']);
+  });
+
   it('reports instead of passing when there is no kube-proxy', () => {
     const [f] = run({ kubeSystemDaemonSets: [], kubeSystemConfigMaps: [ciliumConfigMap('true')] });
     expect(f!.severity).toBe('info');

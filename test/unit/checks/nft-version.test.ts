@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nftVersion } from '../../../src/checks/nft-version.js';
+import type { NodeFacts } from '../../../src/core/snapshot.js';
 import { ctxOf, facts, poolNodes } from '../../fixtures/checks-b.js';
 
 const blue = poolNodes('blue', 2);
@@ -22,9 +23,15 @@ describe('nft-version', () => {
       subjects: ['legacy-1', 'legacy-2'],
       title: '2 of 2 nodes (legacy-1, legacy-2) on host nft < 1.0.1',
     });
-    expect(findings[0]?.detail).toContain('legacy-1: nft 0.9.3');
-    expect(findings[0]?.detail).toContain('nft inside its own container');
+    expect(findings[0]?.detail).toContain(
+      'legacy-1: nft 0.9.3 (0.9.8 or older: unusable next to kube-proxy’s rules)',
+    );
+    expect(findings[0]?.detail).toContain('legacy-2: nft 1.0.0.');
+    expect(findings[0]?.detail).toContain('"the system nft will become completely unusable"');
+    expect(findings[0]?.detail).toContain('nft inside its own image, not the host’s');
+    expect(findings[0]?.detail).not.toContain('stand-in for a new enough host nft, and host tools');
     expect(findings[0]?.remedy).toContain('apt install nftables');
+    expect(findings[0]?.remedy).toContain('kube-proxy itself does not use the host nft');
     expect(findings[0]?.remedy).toContain('dnf install nftables');
     expect(findings[0]?.commands).toEqual(
       expect.arrayContaining(['nft --version', 'apt install nftables', 'dnf install nftables']),
@@ -36,7 +43,7 @@ describe('nft-version', () => {
     expect(nftVersion.run(ctxOf({ nodes: blue, nodeFacts }))).toEqual([]);
   });
 
-  it('warns when nft is missing or its probe failed, with the error', () => {
+  it('a host without nft needs nothing installed: an info note about host-side inspection', () => {
     const nodeFacts = [
       facts('blue-1'),
       {
@@ -46,10 +53,22 @@ describe('nft-version', () => {
       },
     ];
     const [f] = nftVersion.run(ctxOf({ nodes: blue, nodeFacts }));
-    expect(f).toMatchObject({ severity: 'warn', subjects: ['blue-2'] });
-    expect(f?.title).toBe('nft missing or not runnable on 1 of 2 nodes (blue-2)');
+    expect(f).toMatchObject({ severity: 'info', subjects: ['blue-2'] });
+    expect(f?.title).toBe('no host nft on 1 of 2 nodes (blue-2) (kube-proxy does not need it)');
     expect(f?.detail).toContain('nft-version: exit-127: nft: command not found');
-    expect(f?.remedy).toContain('apt install nftables');
+    expect(f?.detail).toContain('nothing needs installing');
+    expect(f?.detail).toContain('exec ds/kube-proxy -- nft list table ip kube-proxy');
+    expect(f?.remedy).toBeUndefined();
+    expect(f?.commands).not.toContain('apt install nftables');
+  });
+
+  it('reads the probe’s "no nft on the host" answer as the info note', () => {
+    const bare: NodeFacts = { ...facts('blue-2'), hostNftMissing: true };
+    delete bare.nftVersion;
+    const nodeFacts = [facts('blue-1'), bare];
+    const [f] = nftVersion.run(ctxOf({ nodes: blue, nodeFacts }));
+    expect(f).toMatchObject({ severity: 'info', subjects: ['blue-2'] });
+    expect(f?.detail).toContain('blue-2: nft is not installed on the host');
   });
 
   it('warns about unprobed nodes and unreadable versions', () => {
@@ -69,7 +88,11 @@ describe('nft-version', () => {
     expect(f).toMatchObject({ severity: 'warn', subjects: ['blue-1', 'blue-2'] });
     expect(f?.title).toBe('2 of 2 nodes (blue-1, blue-2) on host nft 1.1.3 or later');
     expect(f?.detail).toContain('#136786');
-    expect(f?.remedy).toContain('PR #137501');
+    expect(f?.detail).toContain('fixed only the crash while listing');
+    expect(f?.detail).toContain('patched nft 1.0.6.1 (kubernetes/kubernetes#140405');
+    expect(f?.remedy).toContain('PR #137501 alone is not enough');
+    expect(f?.remedy).toContain('kubectl -n kube-system exec ds/kube-proxy -- nft --version');
+    expect(f?.remedy).not.toContain('March 2026');
   });
 
   it('says so once when node probes were skipped', () => {

@@ -26,8 +26,11 @@ describe('nodelocaldns', () => {
     const [f] = nodelocaldns.run(withDns('169.254.20.10,10.96.0.10'));
     expect(f?.severity).toBe('info');
     expect(f?.title).toBe(
-      'NodeLocal DNSCache listens on 169.254.20.10 and 10.96.0.10: fine in nftables mode',
+      'NodeLocal DNSCache listens on 169.254.20.10 and 10.96.0.10: the iptables-mode layout, expected to work in nftables mode',
     );
+    // Fact-check #41: the NodeLocal DNSCache docs describe iptables and IPVS modes only.
+    expect(f?.detail).toContain('they describe iptables and IPVS only');
+    expect(f?.detail).not.toContain('documented for iptables and nftables mode');
   });
 
   it('reports an unreadable -localip without failing', () => {

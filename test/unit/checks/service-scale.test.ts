@@ -19,10 +19,15 @@ describe('service-scale', () => {
     );
   });
 
-  it('says when the cluster matches the report (1.32–1.34 on Amazon Linux or Bottlerocket)', () => {
+  it('claims only what #135639 confirms: soft lockups in nft, no version/OS match or 13-minute figure', () => {
     const nodes = poolNodes('al2023', 1, { osImage: 'Amazon Linux 2023.6.20250115' });
     const [f] = serviceScale.run(ctxOf({ nodes, services: clusterIpServices(1500) }));
-    expect(f?.detail).toContain('This cluster matches the report: kube-proxy 1.33 on Amazon Linux');
+    expect(f?.detail).toContain('#135639 (opened 2025-12-06) reports kernel soft lockups in nft');
+    expect(f?.detail).toContain('#139513');
+    expect(f?.detail).toContain("this pre-flight's rule of thumb");
+    expect(f?.detail).not.toContain('13 minutes');
+    expect(f?.detail).not.toContain('matches the report');
+    expect(f?.detail).not.toContain('Bottlerocket');
   });
 
   it('does not fire at 1,000 Services or fewer', () => {

@@ -3,6 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { finding } from '../../../src/core/findings.js';
 import { nodeGate } from '../../../src/core/node-gate.js';
 import type { NodeFacts } from '../../../src/core/snapshot.js';
+import { kernelVersion } from '../../../src/checks/kernel-version.js';
+import { nftVersion } from '../../../src/checks/nft-version.js';
+import { ctxOf, facts as factsOf, poolNodes } from '../../fixtures/checks-b.js';
+import { kubeadmDaemonSet } from '../../fixtures/kube.js';
 
 const facts: NodeFacts = {
   node: 'blue-1',
@@ -69,5 +73,50 @@ describe('nodeGate', () => {
     expect(nodeGate([], 'blue-1', 'blue', noKernel).reasons).toEqual([
       'blue-1: kernel unknown after probing: unknown never passes',
     ]);
+  });
+
+  it('still refuses a node below kernel 5.13 whatever kube-proxy version, and whatever it says', () => {
+    const legacy = poolNodes('legacy', 1, { kernel: '5.4.0-80-generic' });
+    for (const image of ['v1.31.4', 'v1.32.5', 'v1.34.2']) {
+      const ds = kubeadmDaemonSet();
+      ds.spec!.template!.spec!.containers[0]!.image = `registry.k8s.io/kube-proxy:${image}`;
+      const nodeFacts = [factsOf('legacy-1', { kernel: '5.4.0-80-generic' })];
+      const findings = kernelVersion.run(
+        ctxOf({ nodes: legacy, nodeFacts, kubeSystemDaemonSets: [ds] }),
+      );
+      const gate = nodeGate(findings, 'legacy-1', 'legacy', nodeFacts[0]);
+      expect(gate.ok).toBe(false);
+      expect(gate.reasons.join('\n')).toContain(
+        'kernel-version: 1 of 1 node (legacy-1) on kernel 5.4',
+      );
+    }
+  });
+
+  it('lets a host without nft through: an answer, not an unknown (kube-proxy uses its image’s nft)', () => {
+    const bare: NodeFacts = { ...facts, hostNftMissing: true };
+    delete bare.nftVersion;
+    expect(nodeGate([], 'blue-1', 'blue', bare)).toMatchObject({ ok: true, reasons: [] });
+    // Without that answer a missing nft version is still unknown, and unknown never passes.
+    const unknown: NodeFacts = { ...facts };
+    delete unknown.nftVersion;
+    expect(nodeGate([], 'blue-1', 'blue', unknown).reasons).toEqual([
+      'blue-1: nftVersion unknown after probing: unknown never passes',
+    ]);
+  });
+
+  it('a host without nft gets an info note from nft-version, not a blocker', () => {
+    const blue = poolNodes('blue', 1);
+    const nodeFacts = [
+      {
+        node: 'blue-1',
+        kernel: '5.15.0-122-generic',
+        errors: [{ probe: 'nft-version', code: 'exit-127', message: 'nft: command not found' }],
+      },
+    ];
+    const findings = nftVersion.run(ctxOf({ nodes: blue, nodeFacts }));
+    expect(findings.map((f) => f.severity)).toEqual(['info']);
+    const gate = nodeGate(findings, 'blue-1', 'blue', nodeFacts[0]);
+    // The gate itself still refuses a probe error (unknown never passes); the finding does not block.
+    expect(gate.reasons.filter((r) => r.startsWith('nft-version:'))).toEqual([]);
   });
 });
