@@ -26,14 +26,10 @@ export const READ_RETRY: RetryPolicy = {
 };
 export const WRITE_RETRY: RetryPolicy = { ...READ_RETRY, attempts: 5 };
 
-const NETWORK = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EAI_AGAIN',
-  'UND_ERR_SOCKET',
-]);
+// A connection that broke mid-request is retried here; a server that refuses connections or a
+// name that does not resolve is the cluster being down: the step's own retries (with the card
+// saying so) handle that, rather than a silent 16 s loop inside one request.
+const NETWORK = new Set(['ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET']);
 
 export type Retryable = { wait: 'retry-after'; ms: number } | { wait: 'backoff' } | undefined;
 
