@@ -137,7 +137,7 @@ export const nodeSecondaryAddresses: Check = {
         ? `nodePortAddresses is set explicitly (${setting.values.join(', ')}) in ${setting.where}, so NodePorts answer on the same addresses in both modes.`
         : services.length === 0
           ? 'No Service opens a NodePort today, so nothing answers on these addresses yet.'
-          : `nodePortAddresses is ${setting.kind === 'unset' ? 'unset' : 'unknown'} and ${plural(services.length, 'NodePort/LoadBalancer Service')} exist: IPVS answers them on every local address (kube-ipvs0's aside), nftables only on "primary", the node IP of each family (the first InternalIP, else ExternalIP, or bindAddress; PR #123105).`;
+          : `nodePortAddresses is ${setting.kind === 'unset' ? 'unset' : 'unknown'} and ${plural(services.length, 'NodePort/LoadBalancer Service')} ${services.length === 1 ? 'exists' : 'exist'}: IPVS answers them on every local address (kube-ipvs0's aside), nftables only on "primary", the node IP of each family (the first InternalIP, else ExternalIP, or bindAddress; PR #123105).`;
     const sources =
       unprobed === 0
         ? `The host addresses were read with \`ip -j addr\` on ${plural(read, 'node')} (loopback, link-local, kube-ipvs0, NodeLocal DNSCache and CNI interfaces left out).`

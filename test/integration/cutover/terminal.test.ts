@@ -103,6 +103,23 @@ describe('cutover and rollback in a terminal', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ byMode: { ipvs: 6 }, violations: [] });
   });
 
+  it('moves edge-1 (DMZ NIC and a VIP kubelet does not report) and NodePorts keep answering on every host address', async () => {
+    // The pre-flight warns that nftables' default "primary" would drop 192.168.50.21 and
+    // 10.0.100.10; the canary's nodePortAddresses (0.0.0.0/0, ::/0) keeps them answering.
+    const { twin, cli, on } = await setUp('traps');
+    const before = kubeProxyPods(twin);
+    const there = await cli.run('cutover', twin.name, 'edge-1', '--yes', '--format', 'json', ...on);
+    expect(there.code, there.stderr + there.stdout).toBe(0);
+    const result = parse(there.stdout);
+    expect(result).toMatchObject({ node: 'edge-1', outcome: 'verified' });
+    const fromPeer = result.evidence.filter((e) => e.probe === 'nodeport-from-peer');
+    expect(fromPeer.map((e) => e.ok)).not.toContain(false);
+    const tried = JSON.stringify(fromPeer);
+    for (const address of ['10.0.4.21', '192.168.50.21', '10.0.100.10'])
+      expect(tried, address).toContain(address);
+    assertInvariants(twin, { before, touched: ['edge-1'], runs: await cli.runs() });
+  });
+
   it('adds the NotIn expression to every node-selector term (terms are ORed), so the original leaves the node', async () => {
     const { twin, cli, on } = await setUp('kubeadm-ipvs');
     // An EKS-style original with two terms. OnDelete already, so this edit restarts nothing.
