@@ -76,7 +76,7 @@ function describeAddress(a: AtRisk): string {
   const where = a.interface === undefined ? [] : [`on ${a.interface}`];
   const source =
     a.interface === undefined
-      ? [`${a.reported ?? 'listed'} on the Node object; host not probed`]
+      ? [`${a.reported ?? 'listed'} on the Node object; host not read`]
       : [a.reported === undefined ? 'not on the Node object' : `${a.reported} on the Node object`];
   return `${a.address} (${[...where, ...source].join(', ')})`;
 }
@@ -109,9 +109,10 @@ function readNodes(ctx: CheckContext, bind: string | undefined): Reading {
     } else if (facts !== undefined) {
       reading.unknown.set(
         name,
-        probeProblem(facts, ['address', 'ip']) ?? 'the probe returned no addresses',
+        probeProblem(facts, ['address']) ?? 'the probe returned no addresses',
       );
-      continue;
+      // What the Node object shows is still known; the host may hold more.
+      risky = secondaryAddresses(node, bind).map((a) => ({ address: a.address, reported: a.type }));
     } else {
       reading.unprobed += 1;
       risky = secondaryAddresses(node, bind).map((a) => ({ address: a.address, reported: a.type }));

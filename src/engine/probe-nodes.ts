@@ -1,7 +1,8 @@
 /**
  * Reads each node's host facts through the NodeShell: the running kernel, host nft, conntrack
- * counters, the host's own addresses and the mode kube-proxy reports. Bounded concurrency and a deadline per node; a node
- * that cannot be probed becomes errors in its facts (a finding later), never a failed run.
+ * counters, the host's own addresses and the mode kube-proxy reports. Bounded concurrency and a
+ * deadline per node; a node that cannot be probed becomes errors in its facts (a finding later),
+ * never a failed run.
  */
 import { invalidPerCpu, parseConntrackStats } from '../core/parse/conntrack.js';
 import { hostOwnAddresses } from '../core/host-addresses.js';

@@ -198,6 +198,28 @@ describe('node-secondary-addresses', () => {
     );
   });
 
+  it('still names what the Node object lists on a node whose host could not be read', () => {
+    const findings = nodeSecondaryAddresses.run(
+      ctxOf({
+        nodes: [edgeReported],
+        services: nodePort,
+        nodeFacts: [
+          facts('edge-2', {
+            errors: [{ probe: 'node', code: 'NODE_PROBE_FAILED', message: 'node is NotReady' }],
+          }),
+        ],
+      }),
+    );
+    expect(findings.map((f) => [f.severity, f.subjects])).toEqual([
+      ['warn', ['edge-2']],
+      ['warn', ['edge-2']],
+    ]);
+    expect(findings[0]?.detail).toContain(
+      'edge-2: 192.168.50.22 (ExternalIP on the Node object; host not read)',
+    );
+    expect(findings[1]?.detail).toContain('edge-2: node: NODE_PROBE_FAILED: node is NotReady');
+  });
+
   it('falls back to the Node objects when the hosts were not probed, and says so', () => {
     const findings = nodeSecondaryAddresses.run(
       ctxOf({ nodes: [multiHomed, dualStack], services: nodePort }),
@@ -210,7 +232,7 @@ describe('node-secondary-addresses', () => {
       subjects: ['blue-1'],
     });
     expect(f?.detail).toContain(
-      'blue-1: 192.168.50.21 (InternalIP on the Node object; host not probed); primary 10.0.1.21',
+      'blue-1: 192.168.50.21 (InternalIP on the Node object; host not read); primary 10.0.1.21',
     );
     expect(f?.detail).toContain('only the Node objects’ addresses were read');
   });
