@@ -10,6 +10,7 @@ import type {
   KubeService,
   PrometheusRule,
 } from './kube.js';
+import type { HostAddress } from './host-addresses.js';
 
 /** Host facts read on a node through its probe pod; absent fields were not readable. */
 export interface NodeFacts {
@@ -32,6 +33,11 @@ export interface NodeFacts {
   };
   /** What kube-proxy on the node says it runs, from its metrics port's /proxyMode. */
   proxyMode?: string;
+  /**
+   * The host's own addresses from `ip -j addr` (loopback, link-local, kube-ipvs0 and CNI
+   * interfaces left out): where IPVS answers NodePorts today.
+   */
+  addresses?: HostAddress[];
   /** Probes that failed on this node, each with the error code and message. */
   errors: { probe: string; code: string; message: string }[];
 }

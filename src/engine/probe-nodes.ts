@@ -1,9 +1,12 @@
 /**
  * Reads each node's host facts through the NodeShell: the running kernel, host nft, conntrack
- * counters and the mode kube-proxy reports. Bounded concurrency and a deadline per node; a node
- * that cannot be probed becomes errors in its facts (a finding later), never a failed run.
+ * counters, the host's own addresses and the mode kube-proxy reports. Bounded concurrency and a
+ * deadline per node; a node that cannot be probed becomes errors in its facts (a finding later),
+ * never a failed run.
  */
 import { invalidPerCpu, parseConntrackStats } from '../core/parse/conntrack.js';
+import { hostOwnAddresses } from '../core/host-addresses.js';
+import { parseIpJson } from '../core/parse/ip-json.js';
 import { parseNftVersion } from '../core/parse/nft-version.js';
 import { parseSysctlNumber } from '../core/parse/sysctl.js';
 import { internalIP, isReady } from '../core/nodes.js';
@@ -75,6 +78,15 @@ const probes: [string, Probe][] = [
         ...(count === undefined ? {} : { count }),
         ...(max === undefined ? {} : { max }),
       };
+    },
+  ],
+  [
+    'addresses',
+    async (run, _node, facts) => {
+      // Where IPVS answers NodePorts today; nftables' default keeps only the primary IPs.
+      const links = parseIpJson(ok(await run(['ip', '-j', 'addr']), 'ip -j addr'));
+      if (!links.ok) throw new Error(links.error);
+      facts.addresses = hostOwnAddresses(links.value);
     },
   ],
   [

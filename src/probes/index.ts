@@ -65,6 +65,7 @@ export const preflightProbes = [
   'conntrack-stats',
   'sysctl-conntrack-count',
   'sysctl-conntrack-max',
+  'host-addresses',
   'proxy-mode',
   'proxy-mode-node-ip',
 ] as const satisfies readonly NodeProbeId[];

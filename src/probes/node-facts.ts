@@ -3,6 +3,7 @@
  * pre-flight read the same probes the same way. A failed read becomes an error on the node
  * (the check then says which fact is unknown and why), never a guessed value.
  */
+import { hostOwnAddresses } from '../core/host-addresses.js';
 import type { NodeFacts } from '../core/snapshot.js';
 import { invalidPerCpu } from '../core/parse/conntrack.js';
 import type { ProbeReads } from './index.js';
@@ -42,6 +43,10 @@ export function nodeFactsFrom(node: string, reads: ProbeReads): NodeFacts {
     };
   for (const id of ['conntrack-stats', 'sysctl-conntrack-count', 'sysctl-conntrack-max'] as const)
     fail(reads[id]);
+
+  const links = valueOf(reads['host-addresses']);
+  if (links !== undefined) facts.addresses = hostOwnAddresses(links);
+  else fail(reads['host-addresses']);
 
   // Loopback first; the node-IP variant only matters when loopback did not answer.
   const mode = valueOf(reads['proxy-mode']) ?? valueOf(reads['proxy-mode-node-ip']);

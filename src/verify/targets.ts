@@ -13,14 +13,14 @@ import {
   parseCidr,
   type Cidr,
 } from '../core/ip.js';
+import { VIRTUAL_INTERFACE } from '../core/host-addresses.js';
 import type { KubeNode } from '../core/kube.js';
 import type { IpLink } from '../core/parse/ip-json.js';
 import type { ExpectedPort } from './expected.js';
 import type { ReachabilityTarget } from './types.js';
 
-/** Interfaces whose addresses are not the node's own: IPVS' dummy, CNI bridges and tunnels. */
-const VIRTUAL =
-  /^(kube-ipvs0|nodelocaldns|docker\d|cni\d|flannel\.|cilium_|cali|tunl\d|vxlan|weave|lxc|veth)/;
+/** Interfaces whose addresses are not the node's own (the pre-flight skips the same ones). */
+const VIRTUAL = VIRTUAL_INTERFACE;
 
 export function primaryAddresses(node: KubeNode): string[] {
   const all = node.status?.addresses ?? [];

@@ -116,4 +116,34 @@ describe('pre-flight checks on the twin scenarios', () => {
     expect(matrix['kubeadm-blank-mode']?.['mode-explicit']).toBe('warn');
     expect(matrix['k3s']?.['kube-proxy-present']).toBe('warn');
   });
+
+  it('reads the hosts’ own addresses: the edge nodes’ DMZ NIC and the VIP kubelet does not report', () => {
+    // traps: nodePortAddresses unset, NodePort Services, edge-1 holds 192.168.50.21 (its Node's
+    // ExternalIP) and the keepalived VIP 10.0.100.10 (on the host only), edge-2 192.168.50.22.
+    expect(matrix['traps']?.['node-secondary-addresses']).toBe('warn');
+    const traps = (findingsOf['traps'] ?? []).filter((f) => f.check === 'node-secondary-addresses');
+    const edge = traps.find((f) => f.scope.kind === 'pool' && f.scope.name === 'edge');
+    expect(edge).toMatchObject({ severity: 'warn', subjects: ['edge-1', 'edge-2'] });
+    expect(edge?.detail).toMatch(
+      /edge-1: [^;]*10\.0\.100\.10 \(on eth\d, not on the Node object\)/,
+    );
+    expect(edge?.detail).toMatch(
+      /edge-1: [^;]*192\.168\.50\.21 \(on eth\d, ExternalIP on the Node object\)/,
+    );
+    expect(edge?.detail).toMatch(
+      /edge-2: 192\.168\.50\.22 \(on eth\d, ExternalIP on the Node object\); primary 10\.0\.4\.22/,
+    );
+    expect(edge?.detail).toContain('read with `ip -j addr`');
+    // No other traps node is multi-homed; the NotReady one could not be read, and says so.
+    const others = traps.filter((f) => f !== edge);
+    expect(others.every((f) => f.title.includes('host addresses could not be read'))).toBe(true);
+    expect(others.flatMap((f) => f.subjects ?? [])).toContain('batch-2');
+    // Single-homed nodes on a probed cluster: nothing outside primary.
+    for (const scenario of ['kubeadm-ipvs', 'nftables-done'] as const) {
+      const found = (findingsOf[scenario] ?? []).filter(
+        (f) => f.check === 'node-secondary-addresses' && f.scope.kind === 'pool',
+      );
+      expect(found.filter((f) => !f.title.includes('could not be read'))).toEqual([]);
+    }
+  });
 });

@@ -15,7 +15,7 @@ import { assertInvariants, kubeProxyPods } from '../../helpers/invariants.js';
 let twin: Twin | undefined;
 let dir: string | undefined;
 
-async function setUp(scenario: string, extra = '') {
+async function setUp(scenario: string, extra = '', verifyDeadlineSeconds = 8) {
   twin = await startTwin({ scenario, speed: 10 });
   dir = await mkdtemp(join(tmpdir(), 'pm-cutover-'));
   const kubeconfig = join(dir, 'kubeconfig');
@@ -23,7 +23,7 @@ async function setUp(scenario: string, extra = '') {
   // A failing verification keeps trying this long (real time) before it rolls back.
   await writeFile(
     join(dir, 'clusters.yaml'),
-    `clusters:\n  - name: ${twin.name}\n    kubeconfig: ./kubeconfig\n    context: ${twin.name}\n    verifyDeadlineSeconds: 8\n${extra}`,
+    `clusters:\n  - name: ${twin.name}\n    kubeconfig: ./kubeconfig\n    context: ${twin.name}\n    verifyDeadlineSeconds: ${verifyDeadlineSeconds}\n${extra}`,
   );
   const cli = cliIn(join(dir, 'runs'), { CLUSTERS_FILE: join(dir, 'clusters.yaml') });
   const on: string[] = [];
@@ -103,6 +103,24 @@ describe('cutover and rollback in a terminal', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ byMode: { ipvs: 6 }, violations: [] });
   });
 
+  it('moves edge-1 (DMZ NIC and a VIP kubelet does not report) and NodePorts keep answering on every host address', async () => {
+    // The pre-flight warns that nftables' default "primary" would drop 192.168.50.21 and
+    // 10.0.100.10; the canary's nodePortAddresses (0.0.0.0/0, ::/0) keeps them answering.
+    // traps' 1,000+ Services make nftables syncs slow on a busy machine: more time to see a fresh one.
+    const { twin, cli, on } = await setUp('traps', '', 30);
+    const before = kubeProxyPods(twin);
+    const there = await cli.run('cutover', twin.name, 'edge-1', '--yes', '--format', 'json', ...on);
+    expect(there.code, there.stderr + there.stdout).toBe(0);
+    const result = parse(there.stdout);
+    expect(result).toMatchObject({ node: 'edge-1', outcome: 'verified' });
+    const fromPeer = result.evidence.filter((e) => e.probe === 'nodeport-from-peer');
+    expect(fromPeer.map((e) => e.ok)).not.toContain(false);
+    const tried = JSON.stringify(fromPeer);
+    for (const address of ['10.0.4.21', '192.168.50.21', '10.0.100.10'])
+      expect(tried, address).toContain(address);
+    assertInvariants(twin, { before, touched: ['edge-1'], runs: await cli.runs() });
+  }, 90_000);
+
   it('adds the NotIn expression to every node-selector term (terms are ORed), so the original leaves the node', async () => {
     const { twin, cli, on } = await setUp('kubeadm-ipvs');
     // An EKS-style original with two terms. OnDelete already, so this edit restarts nothing.
@@ -174,7 +192,8 @@ describe('cutover and rollback in a terminal', () => {
   });
 
   it('refuses a node whose host booted an older kernel than its Node object says, writing nothing', async () => {
-    const { twin, cli, on } = await setUp('traps');
+    // traps' 1,000+ Services make nftables syncs slow on a busy machine: more time to see a fresh one.
+    const { twin, cli, on } = await setUp('traps', '', 30);
     const before = kubeProxyPods(twin);
     twin.stats.reset();
     const refused = await cli.run(
@@ -201,7 +220,8 @@ describe('cutover and rollback in a terminal', () => {
     'rolls back a node whose kube-proxy fails only in nftables mode, and says why',
     { timeout: 90_000 },
     async () => {
-      const { twin, cli, on } = await setUp('traps');
+      // traps' 1,000+ Services make nftables syncs slow on a busy machine: more time to see a fresh one.
+      const { twin, cli, on } = await setUp('traps', '', 30);
       const before = kubeProxyPods(twin);
       const rolled = await cli.run(
         'cutover',
@@ -286,7 +306,8 @@ describe('cutover and rollback in a terminal', () => {
   }, 90_000);
 
   it('refuses a node served by another kube-proxy DaemonSet, which the canary does not clone', async () => {
-    const { twin, cli, on } = await setUp('traps');
+    // traps' 1,000+ Services make nftables syncs slow on a busy machine: more time to see a fresh one.
+    const { twin, cli, on } = await setUp('traps', '', 30);
     const before = kubeProxyPods(twin);
     const refused = await cli.run(
       'cutover',

@@ -30,7 +30,7 @@ describe('probe registry', () => {
     }
   });
 
-  it('pre-flight reads what probe-nodes.ts reads today: kernel, nft, conntrack, proxy mode', () => {
+  it('pre-flight reads what probe-nodes.ts reads today: kernel, nft, conntrack, addresses, proxy mode', () => {
     const argvs = preflightProbes.map((id) => nodeProbes[id].argv(ctx).join(' '));
     expect(argvs).toEqual([
       'uname -r',
@@ -38,6 +38,7 @@ describe('probe registry', () => {
       'conntrack -S',
       'sysctl -n net.netfilter.nf_conntrack_count',
       'sysctl -n net.netfilter.nf_conntrack_max',
+      'ip -j addr',
       'curl -sS --max-time 3 http://127.0.0.1:10249/proxyMode',
       'curl -sS --max-time 3 http://10.0.1.11:10249/proxyMode',
     ]);

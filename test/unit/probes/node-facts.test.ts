@@ -23,6 +23,7 @@ describe('nodeFactsFrom', () => {
       'conntrack-stats': read('conntrack-stats', out.conntrackS),
       'sysctl-conntrack-count': read('sysctl-conntrack-count', out.conntrackCount),
       'sysctl-conntrack-max': read('sysctl-conntrack-max', out.conntrackMax),
+      'host-addresses': read('host-addresses', out.hostAddressesEdge),
       'proxy-mode': read('proxy-mode', out.proxyModeIpvs),
       'proxy-mode-node-ip': read('proxy-mode-node-ip', out.proxyModeNodeIPRefused),
     };
@@ -31,6 +32,12 @@ describe('nodeFactsFrom', () => {
       kernel: '5.15.0-122-generic',
       nftVersion: '1.0.2',
       conntrack: { invalidPerCpu: [0, 0, 0, 0], count: 1200, max: 262144 },
+      // kube-ipvs0's Service IPs, NodeLocal DNSCache, CNI links and link-local are left out.
+      addresses: [
+        { interface: 'eth0', address: '10.0.4.21', prefixlen: 24 },
+        { interface: 'eth0', address: '10.0.100.10', prefixlen: 32 },
+        { interface: 'eth1', address: '192.168.50.21', prefixlen: 24 },
+      ],
       proxyMode: 'ipvs',
       errors: [],
     });
