@@ -22,7 +22,7 @@ import { kubeError } from './errors.js';
 import type { ClusterAction } from '../../core/actions.js';
 import type { ApplyResult } from '../../ports/cluster.js';
 import { PROBE_CONTAINER, PROBE_LABEL, PROBE_LIFETIME_SECONDS, probePodName } from './probe-pod.js';
-import { upgradeRefused, withRetry } from './retry.js';
+import { EXEC_RETRY, upgradeRefused, withRetry } from './retry.js';
 
 export interface ProbeShellOptions {
   cluster: string;
@@ -252,7 +252,7 @@ export class ProbePodShell implements NodeShell {
             status = s;
           },
         ),
-      { write: true, classify: upgradeRefused },
+      { write: true, classify: upgradeRefused, policy: EXEC_RETRY },
     ).catch((error: unknown) => {
       throw this.failed(
         node,

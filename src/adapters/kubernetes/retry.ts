@@ -25,6 +25,8 @@ export const READ_RETRY: RetryPolicy = {
   maxRetryAfterMs: 10_000,
 };
 export const WRITE_RETRY: RetryPolicy = { ...READ_RETRY, attempts: 5 };
+/** A pre-flight runs a dozen execs per node: a refused upgrade gets client-go's 10 attempts. */
+export const EXEC_RETRY: RetryPolicy = { ...READ_RETRY, attempts: 10 };
 
 // A connection that broke mid-request is retried here; a server that refuses connections or a
 // name that does not resolve is the cluster being down: the step's own retries (with the card

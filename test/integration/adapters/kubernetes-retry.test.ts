@@ -49,7 +49,7 @@ describe('Kubernetes API retries', () => {
     twin.faults.resetCounts();
     twin.faults.replace(
       [
-        { kind: 'throttle', rate: 0.3, retryAfterSeconds: 0, verbs: ['list', 'get'] },
+        { kind: 'throttle', rate: 0.2, retryAfterSeconds: 0, verbs: ['list', 'get'] },
         { kind: 'error', status: 503, rate: 0.1, verbs: ['list', 'get'] },
       ],
       'storm',
