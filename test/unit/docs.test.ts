@@ -172,10 +172,13 @@ describe('the CI workflow mirrors .ci/run', () => {
     expect(commands).toContain('npm ci');
     expect(commands).toMatch(/^npm test$/m);
     expect(commands).toContain('dl.k8s.io');
-    expect(commands).toContain('--project unit --project twin-unit');
+    expect(commands).toContain('node dist/main.js --version');
+    expect(ciRun).toContain('node dist/main.js --version');
   });
 
-  it('takes the Node version from the Dockerfile, as .ci/run does', () => {
+  it('runs everything on the Node the Dockerfile ships, as .ci/run does', () => {
+    // .ci/run installs and tests on the image's Node, not the machine's.
+    expect(read('.ci/run')).toMatch(/on_image_node 'npm test'/);
     const setup = steps.find((s) => s.uses?.startsWith('actions/setup-node'));
     expect(setup?.with?.['node-version']).toBe('${{ steps.node.outputs.major }}');
     expect(runs).toContain(`sed -n 's/^FROM node:\\([0-9][0-9]*\\).*/\\1/p' Dockerfile`);

@@ -1,5 +1,5 @@
 /**
- * ClusterPort over @kubernetes/client-node (pinned ~1.4: 2.x crashes at import on Node 20).
+ * ClusterPort over @kubernetes/client-node 2.x (undici fetch; Node 22.19 or later).
  * Every request carries a deadline; lists are paged at 500 and restart once if the continue
  * token expires (410), as the API conventions ask.
  */

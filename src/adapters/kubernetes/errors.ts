@@ -79,7 +79,9 @@ export function kubeError(error: unknown, cluster: string, what: string): AppErr
     }
   }
   const err = error as { name?: string; code?: string; type?: string; message?: string };
-  if (err.name === 'AbortError' || err.type === 'aborted') {
+  // node-fetch (client-node 1.x) rejected an aborted request with an AbortError; undici's fetch
+  // (2.x) rejects with the signal's own reason, a DOMException named TimeoutError.
+  if (err.name === 'AbortError' || err.name === 'TimeoutError' || err.type === 'aborted') {
     return new AppError('K8S_TIMEOUT', `Cluster ${cluster}: ${what} timed out.`, {
       remedy: 'Check that the API server is reachable and not overloaded; the bot retries.',
       retryable: true,
