@@ -4,6 +4,7 @@
  */
 import { finding, type Finding } from '../core/findings.js';
 import { sumCounter } from '../core/parse/conntrack.js';
+import { toYaml } from '../core/safe-yaml.js';
 import { countNodes, entriesOf, perPool, type PoolGroup } from './group.js';
 import {
   TCP_LIBERAL_KERNEL,
@@ -15,7 +16,7 @@ import { carryOverShown } from './support/kube-proxy.js';
 import { evidenceList } from './support/text.js';
 import type { Check, CheckContext } from './types.js';
 
-export const TCP_BE_LIBERAL_SNIPPET = 'conntrack:\n  tcpBeLiberal: true';
+export const TCP_BE_LIBERAL_SNIPPET = toYaml({ conntrack: { tcpBeLiberal: true } });
 
 type Liberal = { set: true } | { set: false; why: string };
 

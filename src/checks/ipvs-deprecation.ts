@@ -3,6 +3,7 @@
 import { KUBE_SYSTEM } from '../core/cluster-overview.js';
 import { finding, severityRank, type Finding, type Severity } from '../core/findings.js';
 import { compareVersions, type Version } from '../core/parse/version.js';
+import { toYaml } from '../core/safe-yaml.js';
 import { configNotRead, currentConfig } from './support/kube-proxy.js';
 import type { Check, CheckContext } from './types.js';
 
@@ -13,9 +14,10 @@ const GATE = 'KubeProxyIPVS';
 const CLOCK =
   'KEP-5495: 1.35 logs a deprecation error at every start; 1.37 adds the KubeProxyIPVS gate (on); 1.40 turns it off, so kube-proxy in IPVS mode exits unless the gate is set to true; 1.43 locks it and deletes pkg/proxy/ipvs; 1.46 removes the gate.';
 
-const GATE_SNIPPET = `# KubeProxyConfiguration: keeps IPVS starting on 1.40-1.42 only
-featureGates:
-  ${GATE}: true`;
+const GATE_SNIPPET = [
+  '# KubeProxyConfiguration: keeps IPVS starting on 1.40-1.42 only',
+  toYaml({ featureGates: { [GATE]: true } }),
+].join('\n');
 
 export const ipvsStages = ['supported', 'deprecated', 'gated', 'off', 'removed'] as const;
 export type IpvsStage = (typeof ipvsStages)[number];

@@ -7,6 +7,7 @@
 import { KUBE_SYSTEM } from '../core/cluster-overview.js';
 import { finding, type Finding } from '../core/findings.js';
 import type { KubeService } from '../core/kube.js';
+import { toYaml } from '../core/safe-yaml.js';
 import { configNotRead, currentConfig } from './support/kube-proxy.js';
 import { serviceName } from './support/services.js';
 import { clippedList } from './support/text.js';
@@ -33,12 +34,15 @@ const STICKY_LIST_COMMAND = `kubectl get svc -A -o json | jq -r '.items[]
   | select(.spec.sessionAffinity=="ClientIP")
   | "\\(.metadata.namespace)/\\(.metadata.name)"'`;
 
-const AFFINITY_SNIPPET = `# Service spec: the same client keeps reaching the same Pod, in every proxy mode
-spec:
-  sessionAffinity: ClientIP
-  sessionAffinityConfig:
-    clientIP:
-      timeoutSeconds: 10800`;
+const AFFINITY_SNIPPET = [
+  '# Service spec: the same client keeps reaching the same Pod, in every proxy mode',
+  toYaml({
+    spec: {
+      sessionAffinity: 'ClientIP',
+      sessionAffinityConfig: { clientIP: { timeoutSeconds: 10800 } },
+    },
+  }),
+].join('\n');
 
 /**
  * What the scheduler did to a kube-proxy Service: `stickiness` pins a client (sh), `pinned` sends a

@@ -3,6 +3,7 @@
 import { KUBE_SYSTEM } from '../core/cluster-overview.js';
 import { finding, type Finding } from '../core/findings.js';
 import { findKubeProxyDaemonSet } from '../core/kube-proxy-config.js';
+import { toYaml } from '../core/safe-yaml.js';
 import { proxyReplacement } from './support/kube-proxy.js';
 import type { Check, CheckContext } from './types.js';
 
@@ -65,8 +66,7 @@ function missing(ctx: CheckContext): Finding {
       remedy: `Move one node at a time by hand: set kube-proxy-arg in /etc/rancher/${kind}/config.yaml on that node (remove any ipvs-* arguments), restart ${service} (servers) or ${agent} (agents), verify, then do the next node.`,
       commands: [
         `# /etc/rancher/${kind}/config.yaml on the node being moved`,
-        'kube-proxy-arg:',
-        '  - proxy-mode=nftables',
+        toYaml({ 'kube-proxy-arg': ['proxy-mode=nftables'] }),
         `sudo systemctl restart ${agent}   # ${service} on server nodes`,
       ],
     });

@@ -12,7 +12,7 @@ export function isDict(value: unknown): value is Dict {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const PLAIN = /^[A-Za-z_][A-Za-z0-9_./-]*$/;
+const PLAIN = /^[A-Za-z_][A-Za-z0-9_./=-]*$/;
 const DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
 const RESERVED = /^(y|n|yes|no|true|false|on|off|null|~)$/i;
 
@@ -45,7 +45,7 @@ export function manifestYaml(value: unknown): string {
  * Snippets people paste into their own files (findings' commands): key order as given, stable, and
  * every string double-quoted unless it is a plain word or a duration, whatever the reader's YAML.
  */
-export function toYaml(value: Dict): string {
+export function toYaml(value: Dict, options: { flow?: boolean } = {}): string {
   const doc = document(value);
   visit(doc, {
     Scalar(_key, node) {
@@ -56,5 +56,14 @@ export function toYaml(value: Dict): string {
       }
     },
   });
-  return doc.toString(OUTPUT).replace(/\n$/, '');
+  // Flow lists for a snippet quoted inside a sentence: `key: ["a", "b"]`, on one line.
+  if (options.flow === true) {
+    visit(doc, {
+      Seq(_key, node) {
+        node.flow = true;
+      },
+    });
+  }
+  const style: ToStringOptions = { ...OUTPUT, flowCollectionPadding: false };
+  return doc.toString(style).replace(/\n$/, '');
 }

@@ -13,6 +13,7 @@ import { loadConfig } from '../config.js';
 import { createLogger } from '../log.js';
 import { startTwin, type Twin } from '@proxy-migrate/twin';
 import { blocksToText } from '../views/block-text.js';
+import { paint } from '../views/paint.js';
 import { startLocalSlack, type LocalMessage, type LocalSlack } from './local-slack.js';
 import { ACTION } from '../interactions/ids.js';
 import { sendButtonClick, sendViewSubmission } from './button-click.js';
@@ -39,7 +40,7 @@ const BLOCKED = 'legacy-1';
 
 function banner(options: DemoOptions, text: string): string {
   const rule = '─'.repeat(Math.max(4, 60 - text.length));
-  return options.colour ? `\u001b[36m── ${text} ${rule}\u001b[0m` : `── ${text} ${rule}`;
+  return paint(options.colour, 'cyan', `── ${text} ${rule}`);
 }
 
 function describe(message: LocalMessage, cardTs: Set<string>, who: string): string {

@@ -2,6 +2,7 @@
  * Block Kit as terminal text, for the demo: what Slack would show, readable in a terminal.
  * mrkdwn keeps its meaning (bold, code, links, mentions) without Slack's escaping.
  */
+import { paint } from './paint.js';
 
 interface TextObject {
   type?: string;
@@ -57,8 +58,8 @@ function unescape(text: string): string {
 
 /** mrkdwn to plain text: links and mentions readable, *bold* in bold, ```code``` indented. */
 export function mrkdwnToText(text: string, style: TextStyle): string {
-  const bold = (s: string): string => (style.colour ? `\u001b[1m${s}\u001b[0m` : s);
-  const dim = (s: string): string => (style.colour ? `\u001b[2m${s}\u001b[0m` : s);
+  const bold = (s: string): string => paint(style.colour, 'bold', s);
+  const dim = (s: string): string => paint(style.colour, 'dim', s);
   let out = text
     .replace(/<@([UW][A-Z0-9]+)>/g, '@$1')
     .replace(/<#([CG][A-Z0-9]+)(\|[^>]*)?>/g, '#$1')

@@ -6,8 +6,14 @@ import type { ClusterOverview } from '../core/cluster-overview.js';
 import type { Finding, Severity } from '../core/findings.js';
 import { groupFindings, type PreflightReport } from '../core/report.js';
 import { severityWord } from './finding-text.js';
+import { paint as paintText, type Style } from './paint.js';
 
-const colours: Record<Severity, string> = { block: '31', warn: '33', info: '36', pass: '32' };
+const colours = {
+  block: 'red',
+  warn: 'yellow',
+  info: 'cyan',
+  pass: 'green',
+} as const satisfies Record<Severity, Style>;
 
 export interface TextOptions {
   colour: boolean;
@@ -18,9 +24,8 @@ export function reportText(
   ov: ClusterOverview,
   options: TextOptions,
 ): string {
-  const paint = (code: string, text: string): string =>
-    options.colour ? `\u001b[${code}m${text}\u001b[0m` : text;
-  const bold = (text: string): string => paint('1', text);
+  const paint = (style: Style, text: string): string => paintText(options.colour, style, text);
+  const bold = (text: string): string => paint('bold', text);
   const tag = (s: Severity): string => paint(colours[s], severityWord[s].padEnd(5));
   const width = Math.max(12, ...report.findings.map((f) => f.check.length));
   const render = (f: Finding): string[] => {
@@ -29,7 +34,7 @@ export function reportText(
     if (f.detail !== '') lines.push(...f.detail.split('\n').map((l) => `${indent}${l}`));
     if (f.remedy !== undefined) lines.push(`${indent}→ ${f.remedy}`);
     for (const command of f.commands)
-      lines.push(...command.split('\n').map((l) => `${indent}  ${paint('2', l)}`));
+      lines.push(...command.split('\n').map((l) => `${indent}  ${paint('dim', l)}`));
     return lines;
   };
 

@@ -1,12 +1,16 @@
 /** The addresses NodePorts answer on: kube-proxy's nodePortAddresses and keeping IPVS' "all". */
 import { KEEP_ALL_NODEPORT_ADDRESSES } from '../../core/nftables-config.js';
+import { toYaml } from '../../core/safe-yaml.js';
 import type { CheckContext } from '../types.js';
 
 /** IPVS' "all local IPs" made explicit for both families (playbook: keep NodePorts answering). */
 export { KEEP_ALL_NODEPORT_ADDRESSES };
 
 /** The snippet that keeps IPVS behaviour; CIDRs work on every kube-proxy version. */
-export const KEEP_ALL_SNIPPET = `nodePortAddresses: [${KEEP_ALL_NODEPORT_ADDRESSES.map((cidr) => JSON.stringify(cidr)).join(', ')}]`;
+export const KEEP_ALL_SNIPPET = toYaml(
+  { nodePortAddresses: [...KEEP_ALL_NODEPORT_ADDRESSES] },
+  { flow: true },
+);
 
 export const NODE_ADDRESSES_COMMAND =
   'kubectl get nodes -o jsonpath=\'{range .items[*]}{.metadata.name}{"\\t"}{range .status.addresses[*]}{.type}={.address}{" "}{end}{"\\n"}{end}\'';

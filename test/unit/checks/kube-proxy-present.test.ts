@@ -73,8 +73,7 @@ describe('kube-proxy-present', () => {
     expect(k3s!.detail).toContain('embedded in the k3s process');
     expect(k3s!.commands).toEqual([
       '# /etc/rancher/k3s/config.yaml on the node being moved',
-      'kube-proxy-arg:',
-      '  - proxy-mode=nftables',
+      'kube-proxy-arg:\n  - proxy-mode=nftables',
       'sudo systemctl restart k3s-agent   # k3s on server nodes',
     ]);
     const [rke2] = run({

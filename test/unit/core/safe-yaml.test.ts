@@ -30,6 +30,22 @@ describe('toYaml', () => {
       ].join('\n'),
     );
   });
+
+  it('writes lists in flow style on request, for a snippet inside a sentence', () => {
+    const line = toYaml({ nodePortAddresses: ['0.0.0.0/0', '::/0'], on: ['yes'] }, { flow: true });
+    expect(line).toBe('nodePortAddresses: ["0.0.0.0/0", "::/0"]\n"on": ["yes"]');
+    // A YAML 1.1 reader (kube-proxy's sigs.k8s.io/yaml) gets strings back, not booleans.
+    expect(parse(line, { version: '1.1' })).toEqual({
+      nodePortAddresses: ['0.0.0.0/0', '::/0'],
+      on: ['yes'],
+    });
+  });
+
+  it('leaves an argument with = bare, as k3s config files write them', () => {
+    expect(toYaml({ 'kube-proxy-arg': ['proxy-mode=nftables'] })).toBe(
+      'kube-proxy-arg:\n  - proxy-mode=nftables',
+    );
+  });
 });
 
 describe('manifestYaml', () => {

@@ -164,6 +164,6 @@ describe('the pre-flight report', () => {
     const text = reportText(report, ov, { colour: false });
     expect(text).toMatchSnapshot();
     expect(text).not.toContain('\u001b[');
-    expect(reportText(report, ov, { colour: true })).toContain('\u001b[31mBLOCK\u001b[0m');
+    expect(reportText(report, ov, { colour: true })).toContain('\u001b[31mBLOCK\u001b[39m');
   });
 });
