@@ -53,6 +53,20 @@ function distinct(
   return [...byText.entries()].map(([text, scopes]) => [scopes, text]);
 }
 
+/** The whole sentences every text starts with (ending at a ". " boundary), or ''. */
+export function sharedSentences(texts: readonly string[]): string {
+  const [first, ...rest] = texts;
+  if (first === undefined) return '';
+  let end = first.length;
+  for (const text of rest) {
+    let i = 0;
+    while (i < end && i < text.length && text[i] === first[i]) i++;
+    end = i;
+  }
+  const boundary = first.lastIndexOf('. ', end - 1);
+  return boundary < 0 ? '' : first.slice(0, boundary + 1);
+}
+
 /**
  * One check's explanation, remedy and commands, each once however many pools it was found in:
  * the thread's short lines say where, this says why and how. A text that differs by pool is
@@ -64,8 +78,14 @@ export function checkDetailsMrkdwn(findings: readonly Finding[]): string {
   const label = (scopes: string[]): string => `_${escape(scopes.join(', '))}:_ `;
   const lines = [`*${escape(first.check)}*`];
   const details = distinct(findings, (f) => f.detail);
-  for (const [scopes, text] of details)
-    lines.push(`${details.length > 1 ? label(scopes) : ''}${escape(text)}`);
+  // Per-pool details usually share the explanation and differ in their evidence: the shared
+  // sentences once, then what each scope adds.
+  const shared = details.length > 1 ? sharedSentences(details.map(([, text]) => text)) : '';
+  if (shared !== '') lines.push(escape(shared));
+  for (const [scopes, text] of details) {
+    const own = text.slice(shared.length).trim();
+    if (own !== '') lines.push(`${details.length > 1 ? label(scopes) : ''}${escape(own)}`);
+  }
   // A one-sentence remedy is already whole on the short line above; a longer one is given whole.
   const remedies = distinct(findings, (f) => f.remedy ?? '');
   for (const [scopes, text] of remedies) {
@@ -92,8 +112,12 @@ export function checkDetailsMarkdown(findings: readonly Finding[]): string {
   }
   lines.push('');
   const details = distinct(findings, (f) => f.detail);
-  for (const [scopes, text] of details)
-    lines.push(details.length > 1 ? `*${scopes.join(', ')}:* ${text}` : text, '');
+  const shared = details.length > 1 ? sharedSentences(details.map(([, text]) => text)) : '';
+  if (shared !== '') lines.push(shared, '');
+  for (const [scopes, text] of details) {
+    const own = text.slice(shared.length).trim();
+    if (own !== '') lines.push(details.length > 1 ? `*${scopes.join(', ')}:* ${own}` : own, '');
+  }
   const remedies = distinct(findings, (f) => f.remedy ?? '');
   for (const [scopes, text] of remedies)
     lines.push(`**Remedy${remedies.length > 1 ? ` (${scopes.join(', ')})` : ''}:** ${text}`, '');

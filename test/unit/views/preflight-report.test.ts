@@ -146,7 +146,7 @@ describe('the pre-flight report', () => {
         severity: 'warn',
         scope: { kind: 'pool', name: pool },
         title: `pool ${pool} runs kernel 5.15`,
-        detail: explanation,
+        detail: `${explanation}Evidence: ${pool}-1 invalid=${pool.length}.`,
         remedy: 'Set conntrack.tcpBeLiberal. Then watch the invalid counters on the first nodes.',
         commands: ['conntrack:\n  tcpBeLiberal: true'],
       }),
@@ -158,6 +158,9 @@ describe('the pre-flight report', () => {
     const text = JSON.stringify(thread.replies);
     expect(text.split('Why this matters').length - 1).toBe(20);
     expect(text.split('tcpBeLiberal: true').length - 1).toBe(1);
+    // What differs by pool (the evidence) is still there, once per pool.
+    expect(text).toContain('_pool blue:_ Evidence: blue-1 invalid=4.');
+    expect(text).toContain('_pool legacy:_ Evidence: legacy-1 invalid=6.');
     // Each pool still gets its own short line: severity, check, scope, what, the remedy's first sentence.
     for (const pool of ['blue', 'legacy'])
       expect(text).toContain(
