@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stringify } from 'yaml';
 import { deletePrefix, redisAnswers } from '../adapters/redis.js';
 import { startBot, type RunningProcess } from '../cli/runtime.js';
 import { loadConfig } from '../config.js';
@@ -75,11 +76,21 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     twin = await startTwin({ scenario: options.scenario, speed: options.speed });
     const kubeconfig = join(dir, 'kubeconfig.yaml');
     await twin.writeKubeconfig(kubeconfig);
-    await writeFile(
-      join(dir, 'clusters.yaml'),
-      // The shipped scenarios name their pools with a node-pool label.
-      `clusters:\n  - name: ${twin.name}\n    kubeconfig: ${kubeconfig}\n    context: ${twin.name}\n    channels: [${CHANNEL}]\n    poolLabel: node-pool\n    approvers: { users: [U0ALICE, U0BOB] }\n`,
-    );
+    const clustersFile = join(dir, 'clusters.yaml');
+    const clusters = stringify({
+      clusters: [
+        {
+          name: twin.name,
+          kubeconfig,
+          context: twin.name,
+          channels: [CHANNEL],
+          // The shipped scenarios name their pools with a node-pool label.
+          poolLabel: 'node-pool',
+          approvers: { users: [PEOPLE.alice, PEOPLE.bob] },
+        },
+      ],
+    });
+    await writeFile(clustersFile, clusters);
     slack = await startLocalSlack((message) => {
       write(banner(options, describe(message, cards, actor.name)));
       write(
@@ -115,6 +126,13 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       useRedis
         ? `queue     BullMQ on ${options.redisUrl} (prefix ${prefix})`
         : `queue     in-process (no Redis answered at ${options.redisUrl}; nothing is kept across restarts)`,
+    );
+    // The clusters file decides the pools (poolLabel) and so the counts: shown, so a reader can
+    // see why pools differ from another tool's, and repeat the pre-flight in a terminal.
+    write(`clusters  ${clustersFile}`);
+    write(clusters.trimEnd().replace(/^/gm, '          '));
+    write(
+      `          (the terminal gives the same counts: CLUSTERS_FILE=${clustersFile} npx proxy-migrate preflight ${twin.name})`,
     );
     write();
     const local = slack;

@@ -119,23 +119,28 @@ export function blockTextLength(blocks: readonly KnownBlock[]): number {
 export function packSections(
   title: string,
   texts: readonly string[],
-  fallback: string,
+  fallback: string | ((first: number, end: number) => string),
 ): ChatMessage[] {
+  // A function names what each message holds (texts[first..end)), for its notification text.
+  const notify = (first: number, end: number): string =>
+    typeof fallback === 'string' ? fallback : fallback(first, end);
   const messages: ChatMessage[] = [];
   let blocks: KnownBlock[] = [section(title)];
   let size = blockTextLength(blocks);
-  for (const text of texts) {
+  let first = 0;
+  texts.forEach((text, i) => {
     const block = section(truncate(text, BUDGET.sectionText));
     const length = blockTextLength([block]);
     if (blocks.length >= BUDGET.blocks || size + length > BUDGET.messageText) {
-      messages.push({ text: fallback, blocks });
+      messages.push({ text: notify(first, i), blocks });
       blocks = [context(`${title} (continued)`)];
       size = blockTextLength(blocks);
+      first = i;
     }
     blocks.push(block);
     size += length;
-  }
-  messages.push({ text: fallback, blocks });
+  });
+  messages.push({ text: notify(first, texts.length), blocks });
   return messages;
 }
 

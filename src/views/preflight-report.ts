@@ -8,11 +8,12 @@ import type { ClusterOverview } from '../core/cluster-overview.js';
 import type { Finding, Severity } from '../core/findings.js';
 import { groupFindings, type PreflightReport } from '../core/report.js';
 import type { ChatMessage } from '../ports/chat.js';
-import { context, duration, escape, packSections, section } from './blocks.js';
+import { context, duration, escape, packSections, paginate, section } from './blocks.js';
 import {
-  findingMarkdown,
-  findingMrkdwn,
+  checkDetailsMarkdown,
+  checkDetailsMrkdwn,
   findingOneLine,
+  findingShortLine,
   severityEmoji,
   severityWord,
 } from './finding-text.js';
@@ -75,6 +76,8 @@ export function reportCard(
 
 interface Part {
   title: string;
+  /** Where, in plain words, for notification text: `pool legacy`, `cluster-wide`. */
+  label: string;
   findings: Finding[];
 }
 
@@ -86,10 +89,17 @@ function parts(report: PreflightReport): Part[] {
       .filter((pool) => pool.findings.length > 0)
       .map((pool) => ({
         title: `*Pool ${escape(pool.name)}* · ${escape(report.cluster)} · ${plural(pool.nodes.length, 'node', 'nodes')}`,
+        label: `pool ${pool.name}`,
         findings: pool.findings,
       })),
     ...(grouped.cluster.length > 0
-      ? [{ title: `*Cluster-wide* · ${escape(report.cluster)}`, findings: grouped.cluster }]
+      ? [
+          {
+            title: `*Cluster-wide* · ${escape(report.cluster)}`,
+            label: 'cluster-wide',
+            findings: grouped.cluster,
+          },
+        ]
       : []),
   ];
 }
@@ -101,20 +111,69 @@ function passedLine(report: PreflightReport): string {
     : `${severityEmoji.pass} passed: ${passed.map(escape).join(', ')}`;
 }
 
+function tally(findings: readonly Finding[]): string {
+  const count = (s: Severity): number => findings.filter((f) => f.severity === s).length;
+  const said = [
+    count('block') > 0 ? plural(count('block'), 'blocker', 'blockers') : '',
+    count('warn') > 0 ? plural(count('warn'), 'warning', 'warnings') : '',
+    count('info') > 0 ? plural(count('info'), 'note', 'notes') : '',
+  ].filter((t) => t !== '');
+  return said.length === 0 ? 'nothing to act on' : said.join(', ');
+}
+
+/** Non-pass findings by check id, in report order: one details entry per check. */
+function byCheck(report: PreflightReport): Finding[][] {
+  const checks = new Map<string, Finding[]>();
+  for (const f of report.findings) {
+    if (f.severity === 'pass') continue;
+    const list = checks.get(f.check) ?? [];
+    list.push(f);
+    checks.set(f.check, list);
+  }
+  return [...checks.values()];
+}
+
+/**
+ * The thread: one short line per finding (a reply per pool, then cluster-wide), then each check's
+ * explanation and commands once however many pools it was found in, then the passed checks. Each
+ * reply's notification text says what it holds, since that is what phones and screen readers show.
+ */
 export function reportThread(report: PreflightReport, ov: ClusterOverview): ThreadReport {
-  const fallback = `Pre-flight ${report.cluster}`;
-  const full = parts(report).flatMap((part) =>
-    packSections(
+  const name = `Pre-flight ${report.cluster}`;
+  const summaries = parts(report).flatMap((part) =>
+    paginate(
       part.title,
-      part.findings.map(findingMrkdwn),
-      `${fallback}: ${part.title.replace(/\*/g, '')}`,
+      part.findings.map(findingShortLine),
+      `${name} · ${part.label}: ${tally(part.findings)}`,
     ),
   );
+  const checks = byCheck(report);
+  const details =
+    checks.length === 0
+      ? []
+      : packSections(
+          `*Details* · ${escape(report.cluster)}: why each finding matters and what to run`,
+          checks.map(checkDetailsMrkdwn),
+          (first, end) =>
+            `${name}: details for ${checks
+              .slice(first, end)
+              .map((c) => c[0]?.check ?? '')
+              .join(', ')}`,
+        );
   const passed = passedLine(report);
-  if (passed !== '') full.push({ text: `${fallback}: passed checks`, blocks: [section(passed)] });
+  const passedReply: ChatMessage[] =
+    passed === ''
+      ? []
+      : [
+          {
+            text: `${name}: ${plural(groupFindings(report).passed.length, 'check', 'checks')} passed`,
+            blocks: [section(passed)],
+          },
+        ];
+  const full = [...summaries, ...details, ...passedReply];
   if (full.length <= MAX_REPORT_REPLIES) return { replies: full };
 
-  // Too long for the thread: the one-line form of what needs action, then the file.
+  // Too long for the thread: the short lines of what needs action, then the file.
   const short = parts(report)
     .map((part) => ({
       ...part,
@@ -122,13 +181,19 @@ export function reportThread(report: PreflightReport, ov: ClusterOverview): Thre
     }))
     .filter((part) => part.findings.length > 0)
     .flatMap((part) =>
-      packSections(part.title, [part.findings.map(findingOneLine).join('\n')], fallback),
+      paginate(
+        part.title,
+        part.findings.map(findingShortLine),
+        `${name} · ${part.label}: ${tally(part.findings)}`,
+      ),
     );
   const replies = short.slice(0, MAX_REPORT_REPLIES - 1);
   replies.push({
-    text: `${fallback}: the full report is in the attached file`,
+    text: `${name}: the full report is in the attached file`,
     blocks: [
-      section(`The full report (${report.findings.length} findings) is in the attached file.`),
+      section(
+        `The full report (${plural(report.findings.length, 'finding', 'findings')}, with each check's explanation and commands) is in the attached file.`,
+      ),
     ],
   });
   return {
@@ -163,7 +228,7 @@ export function reportMarkdown(report: PreflightReport, ov: ClusterOverview): st
       : []),
     '## Findings',
     '',
-    ...report.findings.filter((f) => f.severity !== 'pass').map(findingMarkdown),
+    ...byCheck(report).map(checkDetailsMarkdown),
     '## Passed',
     '',
     ...report.findings.filter((f) => f.severity === 'pass').map((f) => `- ${f.check}: ${f.title}`),

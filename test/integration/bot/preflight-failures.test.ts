@@ -91,7 +91,7 @@ current-context: down
         const inThread = f.messages.filter(
           (m) => m.channel === 'C0RETRY' && m.thread_ts !== undefined,
         );
-        return inThread.some((m) => m.text.endsWith('passed checks')) ? inThread : undefined;
+        return inThread.some((m) => / passed$/.test(m.text)) ? inThread : undefined;
       },
       15_000,
       'the thread replies after the retry',

@@ -97,14 +97,24 @@ describe('slash commands end to end', () => {
     expect(cardText).toContain('requested by <@U0ALICE>');
     expect(cardText).toContain(runId);
 
-    // The thread: a reply per pool with findings (legacy has the kernel blocker), cluster-wide
-    // findings, then the checks that passed; each finding with its remedy and commands.
+    // The thread: a short line per finding, in a reply per pool with findings (legacy has the
+    // kernel blocker) and one cluster-wide; then each check's explanation and commands once;
+    // then the checks that passed. Each reply's notification text says what it holds.
     const replies = h.fake.messages.filter((m) => m.thread_ts === card.ts);
     const threadText = JSON.stringify(replies.map((r) => r.blocks));
     expect(threadText).toContain('*Pool legacy* · cluster-a · 1 node');
     expect(threadText).toContain(
-      ':no_entry: *kernel-version* · pool legacy · 1 of 1 node (legacy-1) on kernel 5.4',
+      ':no_entry: *kernel-version* · pool legacy: 1 of 1 node (legacy-1) on kernel 5.4',
     );
+    expect(threadText).toContain('*Details* · cluster-a');
+    const notifications = replies.map((r) => r.text);
+    expect(notifications).toContainEqual(
+      expect.stringMatching(/^Pre-flight cluster-a · pool legacy: \d+ blockers?/),
+    );
+    expect(notifications).toContainEqual(
+      expect.stringMatching(/^Pre-flight cluster-a: details for kernel-version, /),
+    );
+    expect(new Set(notifications).size).toBe(notifications.length);
     expect(threadText).toContain('*Cluster-wide* · cluster-a');
     expect(threadText).toContain(':white_check_mark: passed:');
     expect(threadText).toContain('```');

@@ -138,6 +138,41 @@ describe('the pre-flight report', () => {
     expect(thread.replies).toMatchSnapshot();
   });
 
+  it('gives each check its explanation once however many pools it is found in', () => {
+    const explanation = 'Why this matters, at length. '.repeat(20);
+    const perPool = ['blue', 'legacy'].map((pool) =>
+      finding({
+        check: 'conntrack-liberal',
+        severity: 'warn',
+        scope: { kind: 'pool', name: pool },
+        title: `pool ${pool} runs kernel 5.15`,
+        detail: `${explanation}Evidence: ${pool}-1 invalid=${pool.length}.`,
+        remedy: 'Set conntrack.tcpBeLiberal. Then watch the invalid counters on the first nodes.',
+        commands: ['conntrack:\n  tcpBeLiberal: true'],
+      }),
+    );
+    const thread = reportThread(
+      buildReport(ov, 'kubeadm', perPool, '2026-11-29T14:02:11.000Z'),
+      ov,
+    );
+    const text = JSON.stringify(thread.replies);
+    expect(text.split('Why this matters').length - 1).toBe(20);
+    expect(text.split('tcpBeLiberal: true').length - 1).toBe(1);
+    // What differs by pool (the evidence) is still there, once per pool.
+    expect(text).toContain('_pool blue:_ Evidence: blue-1 invalid=4.');
+    expect(text).toContain('_pool legacy:_ Evidence: legacy-1 invalid=6.');
+    // Each pool still gets its own short line: severity, check, scope, what, the remedy's first sentence.
+    for (const pool of ['blue', 'legacy'])
+      expect(text).toContain(
+        `:warning: *conntrack-liberal* · pool ${pool}: pool ${pool} runs kernel 5.15 → Set conntrack.tcpBeLiberal.`,
+      );
+    // Every reply says in its notification text what it holds.
+    const texts = thread.replies.map((r) => r.text);
+    expect(new Set(texts).size).toBe(texts.length);
+    expect(texts).toContain('Pre-flight cluster-a: details for conntrack-liberal');
+    thread.replies.forEach(accepted);
+  });
+
   it('moves a report too long for the thread into a Markdown file, keeping what needs action', () => {
     const many = Array.from({ length: 400 }, (_, i) =>
       finding({
@@ -155,7 +190,7 @@ describe('the pre-flight report', () => {
     expect(thread.replies.length).toBeLessThanOrEqual(MAX_REPORT_REPLIES);
     thread.replies.forEach(accepted);
     expect(thread.file?.filename).toBe('preflight-cluster-a.md');
-    expect(thread.file?.content).toContain('### INFO check-399 · pool legacy');
+    expect(thread.file?.content).toContain('### check-399\n\n- **INFO** pool legacy: finding 399');
     accepted(reportCard(big, ov, meta));
   });
 
