@@ -34,6 +34,7 @@ import type { ClusterDirectory } from '../ports/cluster.js';
 import type { AuditLog } from '../ports/audit-log.js';
 import type { DriftStore } from '../ports/drift-store.js';
 import { AuditRunObserver } from '../engine/observers/audit.js';
+import { MetricsRunObserver } from '../engine/observers/metrics.js';
 import type { RunStore } from '../ports/run-store.js';
 import { runbooks } from '../runbooks/index.js';
 import { CLOSE_STEP_MS, closeStep } from './shutdown.js';
@@ -116,10 +117,11 @@ function engineFor(
     runbooks,
     executors,
     environment: options.environment,
-    observers:
-      audit === undefined
-        ? options.observers
-        : [...options.observers, new AuditRunObserver(audit, options.logger)],
+    observers: [
+      ...options.observers,
+      new MetricsRunObserver(options.metrics),
+      ...(audit === undefined ? [] : [new AuditRunObserver(audit, options.logger)]),
+    ],
     clock: options.clock,
     logger: options.logger,
     owner: ownerIdentity(),
@@ -133,7 +135,14 @@ function driftGuard(
 ): DriftGuard | undefined {
   const deps = options.drift;
   if (deps === undefined) return undefined;
-  return new DriftGuard({ ...deps, runs, state, clock: options.clock, logger: options.logger });
+  return new DriftGuard({
+    ...deps,
+    runs,
+    state,
+    clock: options.clock,
+    logger: options.logger,
+    metrics: options.metrics,
+  });
 }
 
 /** Clusters whose guard is on, with their interval; the others are logged with the reason. */
@@ -244,9 +253,11 @@ export function startExecution(options: ExecutionOptions): Execution {
     engine,
     ...(guard === undefined ? {} : { driftCheck: (cluster: string) => guard.check(cluster) }),
   });
-  worker.on('completed', (job) => metrics.jobs.inc({ job: job.name, outcome: 'completed' }));
+  worker.on('completed', (job) =>
+    metrics.queueJobs.inc({ queue_job: job.name, outcome: 'completed' }),
+  );
   worker.on('failed', (job) =>
-    metrics.jobs.inc({ job: job?.name ?? 'unknown', outcome: 'failed' }),
+    metrics.queueJobs.inc({ queue_job: job?.name ?? 'unknown', outcome: 'failed' }),
   );
 
   return {

@@ -15,7 +15,7 @@ import {
 } from '../adapters/http/seen-requests.js';
 import { guardSlackListener } from '../adapters/http/slack-guard.js';
 import { closeRedis, createRedis } from '../adapters/redis.js';
-import { createMetrics, type Metrics } from '../adapters/metrics.js';
+import { createMetrics, statusClass, type Metrics } from '../adapters/metrics.js';
 import { createBoltApp, createWebClient, verifySlackAuth } from '../adapters/slack/bolt-app.js';
 import { SlackChat } from '../adapters/slack/chat.js';
 import { registerUnhandledInteractions } from '../adapters/slack/unhandled-interactions.js';
@@ -81,7 +81,9 @@ async function start(
 ): Promise<RunningProcess> {
   const slack = requireSlack(config);
   const metrics = createMetrics();
-  const client = createWebClient(slack, logger, overrides.webClientOptions);
+  const client = createWebClient(slack, logger, overrides.webClientOptions, (method, outcome) =>
+    metrics.slackApiCalls.inc({ method, outcome }),
+  );
   const identity = await verifySlackAuth(client);
   logger.info(
     { team: identity.team, teamId: identity.teamId, botUserId: identity.botUserId },
@@ -98,7 +100,13 @@ async function start(
   recheck.unref();
 
   const chat = new SlackChat(client);
-  const clusters = overrides.clusters ?? new KubeClusterDirectory(config, logger, overrides.kube);
+  const clusters =
+    overrides.clusters ??
+    new KubeClusterDirectory(config, logger, {
+      ...overrides.kube,
+      onResponse: (verb, status) =>
+        metrics.kubernetesRequests.inc({ verb, code: statusClass(status) }),
+    });
   const clock = overrides.clock ?? systemClock;
   // The Slack observer keeps message ts on runs through the engine it observes.
   const late: { runs?: Runs } = {};
@@ -160,6 +168,7 @@ async function start(
       ...(execution.drift === undefined ? {} : { drifts: execution.drift.store }),
       clock,
       logger,
+      metrics,
     });
   }
 

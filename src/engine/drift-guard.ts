@@ -5,6 +5,7 @@
  * record so the same drift is posted once. Reads only; a repair goes through the approval path
  * when someone presses the alert's button.
  */
+import type { Metrics } from '../adapters/metrics.js';
 import type { ClusterConfig } from '../config.js';
 import { decideDrift, type DriftDecision, type RecordedDrift } from '../core/drift.js';
 import type { Logger } from '../log.js';
@@ -31,6 +32,7 @@ export interface DriftGuardOptions {
   state: DriftStore;
   clock: Clock;
   logger: Logger;
+  metrics?: Pick<Metrics, 'driftDetected'>;
 }
 
 export type DriftCheckResult =
@@ -146,6 +148,7 @@ export class DriftGuard {
         await state.touchDrifts(ids(decision.ongoing), DRIFT_ID_TTL_MS);
         await state.deleteDrifts(ids(decision.cleared));
         await state.saveRecord(cluster, decision.record, DRIFT_RECORD_TTL_MS);
+        this.options.metrics?.driftDetected.inc({ cluster }, decision.added.length);
         return { outcome: 'alert', decision, channel, ts };
       }
       case 'resolved': {

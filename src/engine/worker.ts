@@ -2,7 +2,7 @@
  * The consumer side: a BullMQ worker whose jobs advance runs by one step or deliver their timed
  * signals, through the engine, or check a cluster for drift. Bad job data fails at once (a bot/worker version mismatch).
  */
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { MetricsTime, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import { RUNS_QUEUE, jobSchemas } from './jobs.js';
@@ -46,6 +46,9 @@ export function createRunWorker(options: RunWorkerOptions): Worker {
     connection: options.connection,
     prefix: options.prefix,
     concurrency: options.concurrency,
+    // BullMQ keeps per-minute completed/failed counts only when asked; without them the
+    // queue's bullmq_job_completed_total and bullmq_job_failed_total stay at 0.
+    metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
   });
   worker.on('failed', (job, error) => {
     options.logger.error(

@@ -110,6 +110,7 @@ export async function refused(
     { runId: state.id, click: kind, user: facts.userId, team: facts.userTeamId, code },
     'click refused',
   );
+  deps.metrics?.clickRefusals.inc({ button: kind, reason: code });
   await deps.runs
     .signal(state.id, {
       type: 'recorded',

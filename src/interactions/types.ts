@@ -3,6 +3,7 @@
  * configuration; the button value names a run and nothing else is believed.
  */
 import type { AppConfig } from '../config.js';
+import type { Metrics } from '../adapters/metrics.js';
 import type { GroupMembers } from '../adapters/slack/user-groups.js';
 import type { RunEvent } from '../core/run-events.js';
 import type { RunState } from '../core/run-state.js';
@@ -39,4 +40,6 @@ export interface InteractionDeps {
   drifts?: DriftStore;
   clock: Clock;
   logger: Logger;
+  /** Refused clicks by button and reason code; absent in tests that do not count them. */
+  metrics?: Pick<Metrics, 'clickRefusals'>;
 }

@@ -27,7 +27,11 @@ import type {
 import type { ApplyOptions, ApplyResult, ClusterPort, ListProgress } from '../../ports/cluster.js';
 import { applyAction } from './apply/index.js';
 import { AppError } from '../../errors.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, withRequestDeadline } from './deadline.js';
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  withRequestDeadline,
+  type ResponseObserver,
+} from './deadline.js';
 import { kubeError } from './errors.js';
 import { withRetry } from './retry.js';
 
@@ -48,6 +52,8 @@ export interface KubeClusterOptions {
   requestTimeoutMs?: number;
   /** Items per list page; 500 unless a test wants to see paging on a small cluster. */
   pageSize?: number;
+  /** Every API response's verb and status (metrics). */
+  onResponse?: ResponseObserver;
 }
 
 export class KubeCluster implements ClusterPort {
@@ -59,6 +65,7 @@ export class KubeCluster implements ClusterPort {
   private readonly discovery: DiscoveryV1Api;
   private readonly timeoutMs: number;
   private readonly pageSize: number;
+  private readonly onResponse: ResponseObserver | undefined;
 
   constructor(
     readonly name: string,
@@ -73,11 +80,12 @@ export class KubeCluster implements ClusterPort {
     this.discovery = kubeConfig.makeApiClient(DiscoveryV1Api);
     this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.pageSize = options.pageSize ?? PAGE_SIZE;
+    this.onResponse = options.onResponse;
   }
 
   /** Per-request options: an abort signal so no call outlives its deadline. */
   private options(): ConfigurationOptions {
-    return withRequestDeadline(this.timeoutMs);
+    return withRequestDeadline(this.timeoutMs, this.onResponse);
   }
 
   private async call<T>(what: string, request: () => Promise<T>): Promise<T> {

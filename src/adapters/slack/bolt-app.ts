@@ -3,6 +3,7 @@
  * server (health and metrics share the port); Socket Mode is a local-development switch used when
  * an app-level token is configured.
  */
+import { CountedWebClient, type SlackCallObserver } from './counted-client.js';
 import type { RequestListener } from 'node:http';
 import { App, HTTPReceiver } from '@slack/bolt';
 import { WebClient, type WebClientOptions } from '@slack/web-api';
@@ -52,8 +53,12 @@ export function createWebClient(
   slack: SlackConfig,
   logger: Logger,
   overrides: WebClientOptions = {},
+  observe?: SlackCallObserver,
 ): WebClient {
-  return new WebClient(slack.botToken, clientOptions(slack, logger, overrides));
+  const options = clientOptions(slack, logger, overrides);
+  return observe === undefined
+    ? new WebClient(slack.botToken, options)
+    : new CountedWebClient(slack.botToken, options, observe);
 }
 
 export async function verifySlackAuth(client: WebClient): Promise<SlackIdentity> {

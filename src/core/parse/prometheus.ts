@@ -28,9 +28,11 @@ export interface Metrics {
 const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*/;
 const SUFFIXES = ['_bucket', '_sum', '_count', '_total', '_created'];
 
+// Go's strconv.ParseFloat, which Prometheus' parser uses, reads NaN and Inf in any case
+// (prom-client writes `Nan`), and `Infinity` too.
 function parseValue(text: string): number | undefined {
-  if (/^[+-]?Inf$/.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
-  if (text === 'NaN') return NaN;
+  if (/^[+-]?inf(inity)?$/i.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
+  if (/^nan$/i.test(text)) return NaN;
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return undefined;
   return Number(text);
 }

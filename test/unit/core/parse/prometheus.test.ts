@@ -49,6 +49,9 @@ describe('parsePrometheusText', () => {
       'x{a="q\\"uote",b="line\\nbreak",} +Inf 1700000000000',
       'y NaN',
       'z -1.5e-3',
+      // Go's ParseFloat (Prometheus' parser) reads these in any case; prom-client writes `Nan`.
+      'w Nan',
+      'v -inf',
     ].join('\n');
     const result = parsePrometheusText(text);
     if (!result.ok) throw new Error(result.error);
@@ -66,6 +69,8 @@ describe('parsePrometheusText', () => {
     });
     expect(samplesNamed(result.value, 'y')[0]?.value).toBeNaN();
     expect(samplesNamed(result.value, 'z')[0]?.value).toBe(-0.0015);
+    expect(samplesNamed(result.value, 'w')[0]?.value).toBeNaN();
+    expect(samplesNamed(result.value, 'v')[0]?.value).toBe(-Infinity);
   });
 
   it('reads an empty body as no families, and refuses broken lines', () => {
