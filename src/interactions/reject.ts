@@ -13,6 +13,7 @@ export const REASON_BLOCK = 'reason';
 export const REASON_INPUT = 'reason-text';
 const MAX_REASON = 500;
 const CHANNEL_ID = /^[CGD][A-Z0-9]{2,30}$/;
+const SLACK_ID = /^[A-Z0-9]{2,40}$/;
 const MESSAGE_TS = /^\d{1,12}\.\d{1,8}$/;
 
 /** What the modal carries back: set by the bot, still checked like any other input. */
@@ -109,7 +110,9 @@ export function readRejectForm(
   if (reason === '') return { errors: { [REASON_BLOCK]: 'Say why, for the record.' } };
   const userId = typeof user['id'] === 'string' ? user['id'] : '';
   const userTeamId = typeof user['team_id'] === 'string' ? user['team_id'] : '';
-  if (userId === '' || userTeamId === '') return { invalid: 'no user' };
+  // The answer is an ephemeral message to this user id: it must be one Slack could have sent
+  // (a lone surrogate cannot even be encoded into the Web API call, so nobody was told).
+  if (!SLACK_ID.test(userId) || userTeamId === '') return { invalid: 'no user' };
   return { metadata, reason, userId, userTeamId };
 }
 

@@ -40,4 +40,14 @@ describe('readRejectForm', () => {
   ])('refuses metadata with %s', (_, metadata) => {
     expect(readRejectForm(submission(metadata))).toEqual({ invalid: 'it names no run' });
   });
+
+  // Found by the bad-input suite: a user id with a lone surrogate could not be encoded into
+  // chat.postEphemeral, so the refusal reached nobody.
+  it.each([['\ud800U0BOB'], ['u0bob'], [''], ['U0BOB <!here>']])(
+    'refuses a submitter id of %j: the answer could not reach them',
+    (id) => {
+      const form = { ...submission(real), user: { id, team_id: 'T0HOME' } };
+      expect(readRejectForm(form)).toEqual({ invalid: 'no user' });
+    },
+  );
 });
