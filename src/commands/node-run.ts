@@ -3,6 +3,7 @@
  * before the ack; then the run is started and the person told where it will talk.
  */
 import { resolveCluster } from '../core/cluster-access.js';
+import type { ClusterConfig } from '../config.js';
 import type { RunKind } from '../core/runbook.js';
 import { AppError } from '../errors.js';
 import { context, escape, section } from '../views/blocks.js';
@@ -41,6 +42,7 @@ export async function startNodeRun(
   }
   const dryRun = flags.includes('--dry-run');
   await ctx.ack();
+  await requireNode(ctx, cluster, node, usage);
   const requester = {
     kind: 'slack',
     userId: ctx.request.userId,
@@ -78,4 +80,33 @@ export async function startNodeRun(
       context(`run \`${runId}\``),
     ],
   });
+}
+
+/**
+ * A node the cluster does not have is a request that was wrong: it is refused here, after the
+ * ack, without a run (which would take the cluster's lock, post a card and start probe pods
+ * before finding out). Only the API's own "no such node" refuses; when the cluster cannot be
+ * read now, the run starts and its pre-flight retries and reports on its card.
+ */
+async function requireNode(
+  ctx: VerbContext,
+  cluster: ClusterConfig,
+  node: string,
+  usage: string,
+): Promise<void> {
+  let found: boolean;
+  try {
+    found = (await ctx.services.directory.get(cluster.name).getNode(node)) !== undefined;
+  } catch (error) {
+    ctx.logger.warn(
+      { err: { message: (error as Error).message }, cluster: cluster.name, node },
+      'could not check the node before the run; the run checks it again',
+    );
+    return;
+  }
+  if (!found) {
+    throw new AppError('USAGE', `Cluster ${cluster.name} has no node "${node}".`, {
+      remedy: `Check the name (\`kubectl get nodes\` in context ${cluster.context ?? 'the default'}); nothing was started. Usage: ${usage}`,
+    });
+  }
 }

@@ -63,7 +63,19 @@ export interface EngineOptions {
   owner: string;
 }
 
-const MAX_STALE_RETRIES = 8;
+/**
+ * Writers that lost a save race reload and try again, after a short random pause: without it,
+ * a dozen people clicking one card at once (each refused click is recorded on the run) retry in
+ * lockstep, and some ran out of attempts, losing their refusal from the record.
+ */
+const MAX_STALE_RETRIES = 16;
+const STALE_BACKOFF_MS = 5;
+const STALE_BACKOFF_MAX_MS = 100;
+
+/** Full jitter: anywhere up to the doubled step, so racing writers spread out. */
+export function staleBackoffMs(attempt: number, random: () => number = Math.random): number {
+  return Math.floor(random() * Math.min(STALE_BACKOFF_MAX_MS, STALE_BACKOFF_MS * 2 ** attempt));
+}
 
 export function executorKey(kind: string, uses: string): string {
   return `${kind}:${uses}`;
@@ -150,6 +162,7 @@ export class RunEngine {
         };
       } catch (error) {
         if (!(error instanceof StaleRunError) || attempt >= MAX_STALE_RETRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, staleBackoffMs(attempt)));
       }
     }
   }

@@ -9,7 +9,7 @@ import type { ClusterConfig } from '../config.js';
 import type { InteractionDeps } from './types.js';
 
 /** Run ids as runs.ts makes them (`co-…`, `rb-…`, `pf-…`, `rp-…`); anything else is not a run. */
-const RUN_ID = /^(co|rb|pf|rp)-[A-Za-z0-9-]{4,60}$/;
+export const RUN_ID = /^(co|rb|pf|rp)-[A-Za-z0-9-]{4,60}$/;
 
 export interface ClickFacts {
   runId: string;
@@ -36,8 +36,11 @@ export function clickFacts(body: unknown): ClickFacts | { invalid: string } {
   const container = obj(b['container']);
   const runId = str(action['value']);
   const userId = str(user['id']);
-  // Slack Connect: the user's own team; a home-workspace user has it equal to team.id.
-  const userTeamId = str(user['team_id']) ?? str(obj(b['team'])['id']);
+  // Slack Connect: the user's own team; a home-workspace user has it equal to team.id. Only an
+  // absent user.team_id falls back to the request's team: an empty or over-long one is no team,
+  // never the home team (which would make anyone's click count as a home user's).
+  const userTeamId =
+    user['team_id'] === undefined ? str(obj(b['team'])['id']) : str(user['team_id']);
   const channelId = str(container['channel_id']) ?? str(obj(b['channel'])['id']);
   const messageTs = str(container['message_ts']);
   if (runId === undefined || !RUN_ID.test(runId)) return { invalid: 'the button names no run' };

@@ -6,7 +6,7 @@
 import type { App, RespondFn } from '@slack/bolt';
 import { approveClick, type ClickOutcome } from './approve.js';
 import { ACTION, VIEW } from './ids.js';
-import { readRejectForm, rejectClick, rejectSubmit } from './reject.js';
+import { REASON_BLOCK, readRejectForm, rejectClick, rejectSubmit } from './reject.js';
 import { repairDriftClick } from './repair-drift.js';
 import { rollbackClick } from './rollback.js';
 import type { InteractionDeps } from './types.js';
@@ -75,11 +75,19 @@ export function registerInteractions(app: App, deps: InteractionDeps): void {
       await ack({ response_action: 'errors', errors: form.errors });
       return;
     }
-    await ack();
     if ('invalid' in form) {
-      deps.logger.info({ why: form.invalid }, 'reject form ignored');
+      // Slack sends back what the bot set, so this is a forged or broken submission; it is still
+      // told why in the modal (a modal has nowhere else to answer an unknown submitter).
+      deps.logger.info({ why: form.invalid }, 'reject form refused');
+      await ack({
+        response_action: 'errors',
+        errors: {
+          [REASON_BLOCK]: `This form cannot be used: ${form.invalid}. Nothing was rejected; press Reject on the approval card again.`,
+        },
+      });
       return;
     }
+    await ack();
     // A modal has no response_url: the answer is an ephemeral message in the run's channel.
     const tell: Tell = (text) =>
       client.chat.postEphemeral({ channel: form.metadata.channelId, user: form.userId, text });

@@ -4,7 +4,7 @@
  * approved or expired meanwhile) before the `rejected` signal, so the reason lands on the card
  * and in the record.
  */
-import { authorize, clickFacts, type ClickFacts } from './click.js';
+import { authorize, clickFacts, RUN_ID, type ClickFacts } from './click.js';
 import type { ClickOutcome } from './approve.js';
 import { VIEW } from './ids.js';
 import type { InteractionDeps } from './types.js';
@@ -12,6 +12,9 @@ import type { InteractionDeps } from './types.js';
 export const REASON_BLOCK = 'reason';
 export const REASON_INPUT = 'reason-text';
 const MAX_REASON = 500;
+const CHANNEL_ID = /^[CGD][A-Z0-9]{2,30}$/;
+const SLACK_ID = /^[A-Z0-9]{2,40}$/;
+const MESSAGE_TS = /^\d{1,12}\.\d{1,8}$/;
 
 /** What the modal carries back: set by the bot, still checked like any other input. */
 export interface RejectMetadata {
@@ -66,10 +69,15 @@ function parseMetadata(raw: unknown): RejectMetadata | undefined {
   if (typeof raw !== 'string' || raw.length > 1_000) return undefined;
   try {
     const m = JSON.parse(raw) as Partial<Record<keyof RejectMetadata, unknown>>;
+    // The shapes the bot wrote: a run id, a channel id and a message ts, nothing else believed
+    // (the channel is where the answer goes).
     if (
       typeof m.runId === 'string' &&
+      RUN_ID.test(m.runId) &&
       typeof m.channelId === 'string' &&
-      typeof m.messageTs === 'string'
+      CHANNEL_ID.test(m.channelId) &&
+      typeof m.messageTs === 'string' &&
+      MESSAGE_TS.test(m.messageTs)
     )
       return { runId: m.runId, channelId: m.channelId, messageTs: m.messageTs };
   } catch {
@@ -102,7 +110,9 @@ export function readRejectForm(
   if (reason === '') return { errors: { [REASON_BLOCK]: 'Say why, for the record.' } };
   const userId = typeof user['id'] === 'string' ? user['id'] : '';
   const userTeamId = typeof user['team_id'] === 'string' ? user['team_id'] : '';
-  if (userId === '' || userTeamId === '') return { invalid: 'no user' };
+  // The answer is an ephemeral message to this user id: it must be one Slack could have sent
+  // (a lone surrogate cannot even be encoded into the Web API call, so nobody was told).
+  if (!SLACK_ID.test(userId) || userTeamId === '') return { invalid: 'no user' };
   return { metadata, reason, userId, userTeamId };
 }
 

@@ -129,7 +129,7 @@ export function parseSlackBody(rawBody: Buffer, contentType: Header): SlackBody 
       if (typeof payload === 'string') return payload;
       body = payload;
     } else if (typeof form.command === 'string') {
-      return { kind: 'command', body: form };
+      return commandBody(form);
     } else {
       return 'body-unknown';
     }
@@ -142,14 +142,26 @@ export function parseSlackBody(rawBody: Buffer, contentType: Header): SlackBody 
   if (body.type === 'url_verification') return { kind: 'url-verification', body };
   if (body.event !== undefined)
     return isObject(body.event) ? { kind: 'event', body } : 'body-unknown';
-  if (body.command !== undefined) return { kind: 'command', body };
+  if (body.command !== undefined) return commandBody(body);
   // Anything else Bolt cannot type would never be acknowledged: refuse it now instead.
   if (!INTERACTION_TYPES.includes(body.type)) return 'body-unknown';
   // Shapes Bolt reads without looking: an action without its actions, a view without its view.
   if (ACTION_TYPES.includes(body.type) && !Array.isArray(body.actions)) return 'body-unknown';
   if (VIEW_TYPES.includes(body.type) && !isObject(body.view)) return 'body-unknown';
   if (typeof field(body.user, 'id') !== 'string') return 'body-unknown';
+  // Bolt reads `channel.id` whenever `channel` is not undefined: a `null` one throws in Bolt.
+  if (body.channel !== undefined && !isObject(body.channel)) return 'body-unknown';
   return { kind: 'interaction', body };
+}
+
+/**
+ * A command names who typed it and where: Slack always sends both. Without them a verb would
+ * run for nobody, and a missing channel would read as a terminal run, which channels do not
+ * restrict.
+ */
+function commandBody(body: Json): SlackBody | RefusalReason {
+  const named = (key: string): boolean => typeof body[key] === 'string' && body[key] !== '';
+  return named('user_id') && named('channel_id') ? { kind: 'command', body } : 'body-unknown';
 }
 
 const ACTION_TYPES: readonly unknown[] = ['block_actions', 'interactive_message'];

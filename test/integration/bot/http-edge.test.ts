@@ -18,7 +18,8 @@ import {
 import { registerCommands } from '../../../src/commands/register.js';
 import type { Verb } from '../../../src/commands/types.js';
 import { AppError } from '../../../src/errors.js';
-import { ACTION } from '../../../src/interactions/ids.js';
+import { ACTION, VIEW } from '../../../src/interactions/ids.js';
+import { REASON_BLOCK, REASON_INPUT } from '../../../src/interactions/reject.js';
 import { checkBlocks } from '../../fakes/slack-limits.js';
 import {
   blockActionsBody,
@@ -27,6 +28,7 @@ import {
   postSigned,
   signSlackRequest,
   slashCommandBody,
+  viewSubmissionPayload,
   type SlashCommandOptions,
 } from '../../fakes/slack-signing.js';
 import { SIGNING_SECRET, startHarness, type BotHarness } from '../../helpers/bot-harness.js';
@@ -393,6 +395,33 @@ describe('the HTTP edge', () => {
       const ack = await ackOf(response);
       expect(ack.response_action).toBe('update');
       expect(JSON.stringify(ack.view)).toContain(UNHANDLED_FORM);
+    });
+
+    // Found by the bad-input suite: a reject modal naming no run (or no user) was acked empty
+    // and dropped, so whoever submitted it was never told anything.
+    it.each([
+      ['metadata naming no run', '{"runId":"x","channelId":"C0OPS","messageTs":"1.2"}', 'U0BOB'],
+      [
+        'metadata naming a channel that is not one',
+        JSON.stringify({ runId: 'co-abcdef', channelId: '<!here>', messageTs: '1.2' }),
+        'U0BOB',
+      ],
+      ['no metadata', '', 'U0BOB'],
+    ])('answers a reject modal with %s in the modal itself', async (_, metadata) => {
+      const payload = viewSubmissionPayload({
+        view: { callback_id: VIEW.rejectReason, private_metadata: metadata },
+        viewId: 'V0REJ',
+        values: { [REASON_BLOCK]: { [REASON_INPUT]: 'because' } },
+        userId: 'U0BOB',
+      });
+      const ephemeralsBefore = h.fake.ephemerals.length;
+      const response = await signed(blockActionsBody(payload));
+      expect(response.status).toBe(200);
+      const ack = await ackOf(response);
+      expect(ack.response_action).toBe('errors');
+      expect(JSON.stringify(ack)).toContain('This form cannot be used: it names no run');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(h.fake.ephemerals.length).toBe(ephemeralsBefore);
     });
 
     it.each([

@@ -172,6 +172,30 @@ describe('slash commands end to end', () => {
     expect(h.fake.responses.some((r) => r.id === 'forged')).toBe(false);
   });
 
+  // Found by the bad-input suite: a well-formed name of a node the cluster does not have started
+  // a run (the lock, a card, probe pods) that only its pre-flight refused.
+  it.each(['cutover', 'rollback'])(
+    'refuses a %s of a node the cluster does not have, without a run',
+    async (verb) => {
+      const jobsBefore = await h.jobCount();
+      const postsBefore = h.fake.messages.length;
+      const id = `nonode-${verb}`;
+      expect(
+        await ackBody(await h.command(`${verb} cluster-a zz-ghost-1`, { responseId: id })),
+      ).toEqual({});
+      const reply = await h.fake.waitFor((f) => f.responses.find((r) => r.id === id));
+      expect(reply.body['response_type']).toBe('ephemeral');
+      expect(JSON.stringify(reply.body)).toContain(
+        'Cluster cluster-a has no node \\"zz-ghost-1\\"',
+      );
+      expect(JSON.stringify(reply.body)).toContain('error code `USAGE`');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await h.jobCount()).toBe(jobsBefore);
+      expect(h.fake.messages.length).toBe(postsBefore);
+      expect(h.fake.responses.filter((r) => r.id === id)).toHaveLength(1);
+    },
+  );
+
   it('never logs tokens, signing secrets or response URLs', () => {
     const text = h.log.text();
     expect(text.length).toBeGreaterThan(0);

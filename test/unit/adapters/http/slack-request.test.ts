@@ -95,7 +95,9 @@ describe('parseSlackBody', () => {
   });
 
   it('types commands, interactions, events and the URL check as Bolt does', () => {
-    expect(parse('command=%2Fproxy-migrate&team_id=T0A')).toMatchObject({ kind: 'command' });
+    expect(parse('command=%2Fproxy-migrate&team_id=T0A&user_id=U0A&channel_id=C0A')).toMatchObject({
+      kind: 'command',
+    });
     expect(parse(payload({ type: 'block_actions', actions: [], user }))).toMatchObject({
       kind: 'interaction',
     });
@@ -105,6 +107,34 @@ describe('parseSlackBody', () => {
     expect(parse('{"type":"event_callback","event":{}}', 'application/json')).toMatchObject({
       kind: 'event',
     });
+  });
+
+  // Found by the bad-input suite: Bolt read `channel.id` of a click with `channel: null` and
+  // answered 500 with an error log.
+  it('refuses an interaction whose channel is not an object', () => {
+    const click = { type: 'block_actions', actions: [], user };
+    expect(parse(payload({ ...click, channel: null }))).toBe('body-unknown');
+    expect(parse(payload({ ...click, channel: 'C0A' }))).toBe('body-unknown');
+    expect(parse(payload({ ...click, channel: { id: 'C0A' } }))).toMatchObject({
+      kind: 'interaction',
+    });
+  });
+
+  // Found by the bad-input suite: a command without channel_id read as a terminal run, which
+  // channels do not restrict, so a channel-bound cluster could be driven from anywhere.
+  it('refuses a command that names no user or no channel', () => {
+    const base = { command: '/proxy-migrate', team_id: 'T0A', user_id: 'U0A', channel_id: 'C0A' };
+    const form = (over: Record<string, string | undefined>) => {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries({ ...base, ...over }))
+        if (v !== undefined) params.set(k, v);
+      return params.toString();
+    };
+    expect(parse(form({}))).toMatchObject({ kind: 'command' });
+    expect(parse(form({ channel_id: undefined }))).toBe('body-unknown');
+    expect(parse(form({ channel_id: '' }))).toBe('body-unknown');
+    expect(parse(form({ user_id: undefined }))).toBe('body-unknown');
+    expect(parse(JSON.stringify({ ...base, user_id: 7 }), 'application/json')).toBe('body-unknown');
   });
 
   it('recognises the SSL check only as a form', () => {
