@@ -44,9 +44,12 @@ describe('the demo', () => {
       '🔍 Pre-flight · kubeadm-ipvs · v1.33.4 · kubeadm · mode ipvs (6 nodes, 4 pools)',
     );
     expect(text).toMatch(
-      /⛔ kernel-version · pool legacy · 1 of 1 node \(legacy-1\) on kernel 5\.4/,
+      /⛔ kernel-version · pool legacy: 1 of 1 node \(legacy-1\) on kernel 5\.4/,
     );
     expect(text).toContain('── #ops · reply in the thread');
+    // The clusters file the bot reads is shown, so a reader can see where the pools come from.
+    expect(text).toMatch(/^clusters {2}\/.*clusters\.yaml$/m);
+    expect(text).toContain('poolLabel: node-pool');
     // The rest of the story, in order: plan, cutover, the refused self-approval, the approval,
     // the result with its Rollback button, the rollback, and a blocked node refused.
     const order = [
