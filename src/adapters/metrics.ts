@@ -9,6 +9,8 @@ export interface Metrics {
   slackCommands: Counter<'verb' | 'outcome'>;
   slackAckSeconds: Histogram<'verb'>;
   jobs: Counter<'job' | 'outcome'>;
+  slackApiCalls: Counter<'method' | 'outcome'>;
+  slackChannelUnavailable: Counter<'channel' | 'error'>;
 }
 
 export function createMetrics(): Metrics {
@@ -33,6 +35,18 @@ export function createMetrics(): Metrics {
       name: 'proxy_migrate_jobs_total',
       help: 'Job attempts finished by this process, by job name and outcome (completed, failed; a retried attempt counts as failed).',
       labelNames: ['job', 'outcome'],
+      registers: [registry],
+    }),
+    slackApiCalls: new Counter({
+      name: 'proxy_migrate_slack_api_calls_total',
+      help: 'Slack Web API requests made for runs and replies, by method and outcome (ok, rate_limited, transient, uncertain, channel_unavailable, refused).',
+      labelNames: ['method', 'outcome'],
+      registers: [registry],
+    }),
+    slackChannelUnavailable: new Counter({
+      name: 'proxy_migrate_slack_channel_unavailable_total',
+      help: 'Slack calls refused because the bot cannot post in the channel (channel_not_found, not_in_channel, is_archived), by channel id and error: invite the bot or fix the clusters file.',
+      labelNames: ['channel', 'error'],
       registers: [registry],
     }),
   };

@@ -16,7 +16,12 @@ import {
 import { guardSlackListener } from '../adapters/http/slack-guard.js';
 import { closeRedis, createRedis } from '../adapters/redis.js';
 import { createMetrics, type Metrics } from '../adapters/metrics.js';
-import { createBoltApp, createWebClient, verifySlackAuth } from '../adapters/slack/bolt-app.js';
+import {
+  createBoltApp,
+  createChatClient,
+  createWebClient,
+  verifySlackAuth,
+} from '../adapters/slack/bolt-app.js';
 import { SlackChat } from '../adapters/slack/chat.js';
 import { registerUnhandledInteractions } from '../adapters/slack/unhandled-interactions.js';
 import { SlackGroupMembers } from '../adapters/slack/user-groups.js';
@@ -97,7 +102,10 @@ async function start(
   }, SLACK_AUTH_RECHECK_MS);
   recheck.unref();
 
-  const chat = new SlackChat(client);
+  const chat = new SlackChat(createChatClient(slack, logger, overrides.webClientOptions), {
+    logger,
+    metrics,
+  });
   const clusters = overrides.clusters ?? new KubeClusterDirectory(config, logger, overrides.kube);
   const clock = overrides.clock ?? systemClock;
   // The Slack observer keeps message ts on runs through the engine it observes.

@@ -56,6 +56,24 @@ export function createWebClient(
   return new WebClient(slack.botToken, clientOptions(slack, logger, overrides));
 }
 
+/**
+ * The client behind SlackChat: it makes each request once and hands 429s straight back, because
+ * SlackChat retries with knowledge the SDK lacks (whether a timed-out post landed, how long the
+ * run may wait, the channel's pace). The SDK's own retries would post a timed-out message twice
+ * and turn a long 429 into "could not be reached".
+ */
+export function createChatClient(
+  slack: SlackConfig,
+  logger: Logger,
+  overrides: WebClientOptions = {},
+): WebClient {
+  return createWebClient(slack, logger, {
+    ...overrides,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+  });
+}
+
 export async function verifySlackAuth(client: WebClient): Promise<SlackIdentity> {
   let result;
   try {
