@@ -29,6 +29,9 @@ export const preflightVerb: Verb = {
       cluster: cluster.name,
       requester: { kind: 'slack', userId: ctx.request.userId, teamId: ctx.request.teamId },
       options: { autoRollback: false, dryRun: false, channel: ctx.request.channelId },
+      ...(ctx.request.responseUrl === undefined
+        ? {}
+        : { facts: { responseUrl: ctx.request.responseUrl } }),
     });
     ctx.logger.info({ runId, cluster: cluster.name }, 'pre-flight queued');
     await ctx.respond({

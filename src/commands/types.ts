@@ -37,6 +37,11 @@ export interface VerbRequest {
   userId: string;
   teamId: string;
   channelId: string;
+  /**
+   * The command's response_url (30 minutes, 5 uses): kept on runs so the requester can still be
+   * told how a run ended when the channel is closed to the bot and a direct message fails too.
+   */
+  responseUrl?: string;
 }
 
 export interface VerbContext {
