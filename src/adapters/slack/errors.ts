@@ -104,7 +104,8 @@ export function slackError(
   if (callError.code === SlackErrorCode.PlatformError) {
     const slackCode = callError.data?.error ?? 'unknown_error';
     if (CHANNEL_UNAVAILABLE_ERRORS.has(slackCode)) {
-      const channel = context.channel === undefined ? 'this channel' : `<#${context.channel}>`;
+      // A plain id, not a <#C…> mention: cards escape error messages.
+      const channel = context.channel === undefined ? 'this channel' : `channel ${context.channel}`;
       return new AppError(
         'SLACK_NOT_IN_CHANNEL',
         `The bot cannot post in ${channel} (${slackCode}).`,

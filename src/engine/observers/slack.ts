@@ -15,7 +15,7 @@ import { approvalCard } from '../../views/approval-card.js';
 import { evidenceReport, resultReply } from '../../views/run-result-reply.js';
 import { runCard } from '../../views/run-card.js';
 import type { RunObserver, StepProgress } from '../observer.js';
-import { tellRequester } from '../requester-notice.js';
+import { elsewhereNote, tellRequester } from '../requester-notice.js';
 
 const MIN_GAP_MS = 1_000;
 /** Progress edits are rarer than step edits; the first comes only after this long. */
@@ -31,6 +31,8 @@ interface CardState {
   inFlight?: Promise<void> | undefined;
   /** A change arrived while an edit was in flight: edit again (the latest state) after it. */
   again?: boolean;
+  /** The card's channel refused an edit as closed: no more progress edits for this run. */
+  closed?: boolean;
 }
 
 const channelClosed = (error: unknown): boolean =>
@@ -78,7 +80,14 @@ export class SlackRunObserver implements RunObserver {
   private async edit(state: RunState, progress?: StepProgress): Promise<void> {
     const target = this.target(state);
     if (target === undefined) return;
-    await this.chat.update(target.channel, target.ts, runCard(state, progress));
+    const card = runCard(state, progress);
+    // The DM card keeps saying why it is a DM.
+    const moved = target.channel !== state.options.channel;
+    await this.chat.update(
+      target.channel,
+      target.ts,
+      moved ? elsewhereNote(state.options.channel, card) : card,
+    );
   }
 
   private card(state: RunState): CardState {
@@ -113,6 +122,8 @@ export class SlackRunObserver implements RunObserver {
 
   private schedule(state: RunState, card: CardState): void {
     card.latest = state;
+    // The report may move to a DM card (reportDm): that one is editable again.
+    if (card.closed === true && this.target(state)?.channel === state.options.channel) return;
     if (card.timer !== undefined) return;
     // One edit per card at a time: while Slack is slow or rate-limiting, changes pile up as
     // `latest` and only the newest is sent once the edit in flight is done.
@@ -130,7 +141,10 @@ export class SlackRunObserver implements RunObserver {
       card.inFlight = this.edit(latest, card.progress)
         .catch((error: unknown) => {
           // A closed channel was logged once by the adapter; the end of the run handles it.
-          if (channelClosed(error)) return;
+          if (channelClosed(error)) {
+            card.closed = true;
+            return;
+          }
           this.logger.warn({ err: error, runId: latest.id }, 'could not update the status card');
         })
         .finally(() => {

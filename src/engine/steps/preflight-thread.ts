@@ -23,6 +23,7 @@ async function moveToRequester(
   ctx: StepContext,
   card: ChatMessage,
   cardTs: string,
+  cardEditable: boolean,
 ): Promise<Place | StepOutcome> {
   const state = ctx.state();
   const chat = ctx.chat;
@@ -46,9 +47,12 @@ async function moveToRequester(
     route.via === 'dm'
       ? `Full report ▸ sent to ${requester} by direct message: the bot cannot post in this channel’s thread`
       : `Full report ▸ not posted: the bot cannot post in this channel (${requester} was told)`;
+  // Recorded first: from here the observer keeps the DM card current, not the channel's.
+  if (route.via === 'response_url') await ctx.record({ reportVia: 'response_url' });
+  else await ctx.record({ reportDm: { channel: route.channel, ts: route.ts }, dmRepliesPosted: 0 });
   // The card may still be editable (only replies refused): it must not point at an empty thread.
   const { report, overview } = preflightFacts(state);
-  if (report !== undefined && overview !== undefined) {
+  if (cardEditable && report !== undefined && overview !== undefined) {
     await chat.port
       .update(
         chat.channel,
@@ -60,10 +64,8 @@ async function moveToRequester(
       );
   }
   if (route.via === 'response_url') {
-    await ctx.record({ reportVia: 'response_url' });
     return { ok: true, note: 'report sent through the response_url (channel closed to the bot)' };
   }
-  await ctx.record({ reportDm: { channel: route.channel, ts: route.ts }, dmRepliesPosted: 0 });
   return { kind: 'dm', channel: route.channel, ts: route.ts };
 }
 
@@ -115,12 +117,14 @@ export const postPreflightThread: StepExecutor = async (ctx) => {
       ? { kind: 'channel', channel: chat.channel, ts: cardTs }
       : { kind: 'dm', ...facts.reportDm };
   let replies: number;
+  let cardEdited = false;
   try {
     if (place.kind === 'channel') await chat.port.update(chat.channel, cardTs, card);
+    cardEdited = true;
     replies = await postThread(ctx, place, facts);
   } catch (error) {
     if (place.kind !== 'channel' || !channelClosed(error)) throw error;
-    const moved = await moveToRequester(ctx, card, cardTs);
+    const moved = await moveToRequester(ctx, card, cardTs, cardEdited);
     if ('ok' in moved) return moved;
     place = moved;
     replies = await postThread(ctx, place, preflightFacts(ctx.state()));
