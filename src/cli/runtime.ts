@@ -151,6 +151,7 @@ async function start(
         isApprover,
         directory: clusters,
         chat,
+        responseUrls: chat,
         runStore: execution.runs.store,
         clock,
         ...(execution.audit === undefined ? {} : { audit: execution.audit }),

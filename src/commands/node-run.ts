@@ -64,10 +64,10 @@ export async function startNodeRun(
       channel: ctx.request.channelId,
       approvalTtlMs: cluster.approvalTtlMinutes * 60_000,
     },
-    ...(ctx.request.responseUrl === undefined
-      ? {}
-      : { facts: { responseUrl: ctx.request.responseUrl } }),
   });
+  if (ctx.request.responseUrl !== undefined) {
+    ctx.services.responseUrls?.rememberResponseUrl(runId, ctx.request.responseUrl);
+  }
   ctx.logger.info({ runId, cluster: cluster.name, node, kind, dryRun }, `${kind} requested`);
   const what = kind === 'cutover' ? 'Cutover' : 'Rollback';
   await ctx.respond({

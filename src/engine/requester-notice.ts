@@ -1,7 +1,7 @@
 /**
  * When the run's channel is closed to the bot (deleted, archived, the bot removed), the person
  * who asked must still learn how the run went: a direct message, or else an ephemeral reply
- * through the response_url of their command (kept on the run as `responseUrl`).
+ * through the response_url of their command (which the process that took it keeps in memory).
  */
 import type { RunState } from '../core/run-state.js';
 import type { ChatMessage, ChatPort } from '../ports/chat.js';
@@ -42,17 +42,14 @@ export async function tellRequester(
       logger.warn({ err: error, runId: state.id }, 'could not send the requester a direct message');
     }
   }
-  const responseUrl = state.facts['responseUrl'];
-  if (typeof responseUrl === 'string') {
-    try {
-      await chat.respond(responseUrl, {
-        text: notice.text,
-        blocks: [...(notice.blocks ?? []), context(`run \`${state.id}\``)],
-      });
-      return { via: 'response_url' };
-    } catch (error) {
-      logger.warn({ err: error, runId: state.id }, 'could not answer through the response_url');
-    }
+  try {
+    await chat.respondToRun(state.id, {
+      text: notice.text,
+      blocks: [...(notice.blocks ?? []), context(`run \`${state.id}\``)],
+    });
+    return { via: 'response_url' };
+  } catch (error) {
+    logger.warn({ err: error, runId: state.id }, 'could not answer through the response_url');
   }
   return undefined;
 }

@@ -44,6 +44,10 @@ export interface ChatPort {
   uploadFile(channel: string, file: FileUpload): Promise<void>;
   /** Opens (or finds) the direct message channel with `user`; resolves to its id. */
   openDirect(user: string): Promise<string>;
-  /** A message only the person sees, through the response_url of their command or click. */
-  respond(responseUrl: string, message: ChatMessage): Promise<void>;
+  /**
+   * A message only the requester sees, through the response_url of the command that started
+   * `runId`; fails when this process does not hold it (another replica took the command) or
+   * it expired.
+   */
+  respondToRun(runId: string, message: ChatMessage): Promise<void>;
 }

@@ -35,6 +35,10 @@ const RESPONSE_URL_TIMEOUT_MS = 10_000;
 const CHANNEL_LOG_QUIET_MS = 10 * 60_000;
 /** The metadata event type that marks the bot's keyed posts (see `post`). */
 export const POST_EVENT_TYPE = 'proxy_migrate_post';
+/** Slack lets a response_url be used for 30 minutes. */
+const RESPONSE_URL_LIFETIME_MS = 30 * 60_000;
+/** Response URLs kept at most (the oldest forgotten first). */
+const RESPONSE_URLS_KEPT = 5_000;
 /** How far back the history is searched for a keyed post whose answer was lost. */
 const RECONCILE_LIMIT = 100;
 
@@ -82,6 +86,7 @@ export class SlackChat implements ChatPort {
   /** Keys of posts whose last attempt's outcome is unknown: look before posting them again. */
   private readonly uncertain = new Set<string>();
   private seq = 0;
+  private readonly responseUrls = new Map<string, { url: string; until: number }>();
 
   constructor(
     private readonly client: WebClient,
@@ -194,6 +199,30 @@ export class SlackChat implements ChatPort {
       });
     }
     return id;
+  }
+
+  /**
+   * Keeps the response_url of the command that started `runId`, in this process only and for
+   * its 30 minutes: it is a credential of sorts, so it never goes to Redis or a log.
+   */
+  rememberResponseUrl(runId: string, responseUrl: string): void {
+    const now = Date.now();
+    for (const [id, kept] of this.responseUrls) if (kept.until <= now) this.responseUrls.delete(id);
+    this.responseUrls.set(runId, { url: responseUrl, until: now + RESPONSE_URL_LIFETIME_MS });
+    if (this.responseUrls.size > RESPONSE_URLS_KEPT) {
+      const oldest = this.responseUrls.keys().next().value;
+      if (oldest !== undefined) this.responseUrls.delete(oldest);
+    }
+  }
+
+  async respondToRun(runId: string, message: ChatMessage): Promise<void> {
+    const kept = this.responseUrls.get(runId);
+    if (kept === undefined || kept.until <= Date.now()) {
+      throw new AppError('SLACK_API_ERROR', 'No live response_url for this run in this process.', {
+        remedy: 'The command was taken by another replica or more than 30 minutes ago.',
+      });
+    }
+    await this.respond(kept.url, message);
   }
 
   async respond(responseUrl: string, message: ChatMessage): Promise<void> {
