@@ -60,7 +60,7 @@ describe('Slack channel faults during a pre-flight', () => {
     ).toBeGreaterThanOrEqual(1);
     expect(topLevel(h, dmOf('U0ANN'))).toHaveLength(1);
     expectNoPostTwice(h);
-  });
+  }, 60_000);
 
   it('not_in_channel on the first post and no DM possible: the end comes through the response_url', async () => {
     h.fake.failChannel('CNOTIN2', 'not_in_channel');
@@ -105,7 +105,7 @@ describe('Slack channel faults during a pre-flight', () => {
     expect(cannotPostLines('C0GONE3')).toHaveLength(1);
     expectClusterWorkOnce(h, run, pods);
     expectNoPostTwice(h);
-  });
+  }, 60_000);
 
   it('not_in_channel on the thread replies: the card says where the report went, not "in thread"', async () => {
     const runId = await startPreflight(h, 'C0REPLY4', 'reply4', 'U0DAN');
@@ -128,7 +128,7 @@ describe('Slack channel faults during a pre-flight', () => {
     expect(cannotPostLines('C0REPLY4')).toHaveLength(1);
     expectClusterWorkOnce(h, run, pods);
     expectNoPostTwice(h);
-  });
+  }, 60_000);
 
   it('an expired response_url: the "queued" answer falls back to an ephemeral post in the channel', async () => {
     h.fake.expireResponseUrls('expired5');
@@ -145,5 +145,5 @@ describe('Slack channel faults during a pre-flight', () => {
     expect(topLevel(h, 'C0EXP5')).toHaveLength(1);
     expectClusterWorkOnce(h, run, pods);
     expectNoPostTwice(h);
-  });
+  }, 60_000);
 });

@@ -64,7 +64,7 @@ describe('a throttling or slow Slack during a pre-flight', () => {
     ).toBeGreaterThan(0);
     expectClusterWorkOnce(h, run, pods);
     expectNoPostTwice(h);
-  });
+  }, 90_000);
 
   it('a card post answered after the client timeout is found in the channel, not posted again', async () => {
     h.fake.slowAnswers('chat.postMessage', SLOW_ANSWER_MS, 1);
@@ -85,7 +85,7 @@ describe('a throttling or slow Slack during a pre-flight', () => {
     ).toBeGreaterThan(0);
     expectClusterWorkOnce(h, run, pods);
     expectNoPostTwice(h);
-  });
+  }, 90_000);
 
   it('a thread reply answered after the client timeout is found in the thread, not posted again', async () => {
     const runId = await startPreflight(h, 'C0SLOWREPLY', 'slow3');
@@ -100,5 +100,5 @@ describe('a throttling or slow Slack during a pre-flight', () => {
     expect(topLevel(h, 'C0SLOWREPLY')).toHaveLength(1);
     expectClusterWorkOnce(h, run, pods);
     expectNoPostTwice(h);
-  });
+  }, 90_000);
 });
