@@ -22,6 +22,7 @@ import {
   createWebClient,
   verifySlackAuth,
 } from '../adapters/slack/bolt-app.js';
+import type { PacerOptions } from '../adapters/slack/channel-pacer.js';
 import { SlackChat } from '../adapters/slack/chat.js';
 import { registerUnhandledInteractions } from '../adapters/slack/unhandled-interactions.js';
 import { SlackGroupMembers } from '../adapters/slack/user-groups.js';
@@ -52,6 +53,8 @@ export interface RuntimeOverrides {
   host?: string;
   /** BullMQ on Redis (default) or in this process (the demo without Redis). */
   executor?: ExecutorKind;
+  /** Slack writes per channel (default about one a second: Slack's own limit). */
+  slackPace?: PacerOptions;
 }
 
 export interface RunningProcess {
@@ -105,6 +108,7 @@ async function start(
   const chat = new SlackChat(createChatClient(slack, logger, overrides.webClientOptions), {
     logger,
     metrics,
+    ...(overrides.slackPace === undefined ? {} : { pace: overrides.slackPace }),
   });
   const clusters = overrides.clusters ?? new KubeClusterDirectory(config, logger, overrides.kube);
   const clock = overrides.clock ?? systemClock;
