@@ -125,7 +125,8 @@ export async function metricValue(
     const found = new Map<string, string>(
       [...inside.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1] ?? '', m[2] ?? '']),
     );
-    if (wanted.every(([k, v]) => found.get(k) === v)) return Number(line.slice(line.indexOf('}') + 1));
+    if (wanted.every(([k, v]) => found.get(k) === v))
+      return Number(line.slice(line.indexOf('}') + 1));
   }
   return 0;
 }
