@@ -2,6 +2,7 @@
 // expired response_urls: the requester still learns how the run ended, nothing is posted twice,
 // no retry storm hits the channel, and the cluster is read once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION } from '../../../src/interactions/ids.js';
 import { startHarness, type BotHarness } from '../../helpers/bot-harness.js';
 import {
   ANY_CHANNEL_CLUSTER,
@@ -130,7 +131,7 @@ describe('Slack channel faults during a pre-flight', () => {
     expectNoPostTwice(h);
   }, 60_000);
 
-  it('an expired response_url: the "queued" answer falls back to an ephemeral post in the channel', async () => {
+  it('expired response_urls: the "queued" answer and a click answer fall back to ephemeral posts in the channel and thread', async () => {
     h.fake.expireResponseUrls('expired5');
     const runId = await startPreflight(h, 'C0EXP5', 'expired5', 'U0EVE');
     const note = await h.fake.waitFor(
@@ -143,6 +144,24 @@ describe('Slack channel faults during a pre-flight', () => {
     const run = await finished(h, runId);
     expect(run.outcome).toBe('verified');
     expect(topLevel(h, 'C0EXP5')).toHaveLength(1);
+    // A click whose response_url expired is answered in the clicked message's thread.
+    const card = topLevel(h, 'C0EXP5')[0];
+    if (card === undefined) throw new Error('no card');
+    h.fake.expireResponseUrls('click5');
+    const click = await h.click(ACTION.approve, card, {
+      userId: 'U0EVE',
+      value: 'not-a-run',
+      responseId: 'click5',
+    });
+    expect(click.status).toBe(200);
+    const answer = await h.fake.waitFor(
+      (f) => f.ephemerals.find((e) => e.user === 'U0EVE' && e.thread_ts === card.ts),
+      10_000,
+      'the click answer in the thread',
+    );
+    expect(answer.channel).toBe('C0EXP5');
+    expect(answer.text).not.toBe('');
+    expect(h.fake.responses.filter((r) => r.id === 'click5').map((r) => r.status)).toEqual([404]);
     expectClusterWorkOnce(h, run, pods);
     expectNoPostTwice(h);
   }, 60_000);
