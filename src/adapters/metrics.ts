@@ -13,8 +13,10 @@ export interface Metrics {
   registry: Registry;
   slackCommands: Counter<'verb' | 'outcome'>;
   slackAckSeconds: Histogram<'verb'>;
-  /** Slack Web API calls by method and outcome (ok, rate_limited, or Slack's error code). */
+  /** Slack Web API requests SlackChat made, by method and outcome. */
   slackApiCalls: Counter<'method' | 'outcome'>;
+  /** Calls refused because the bot cannot post in a channel, by channel id and Slack's error. */
+  slackChannelUnavailable: Counter<'channel' | 'error'>;
   /** BullMQ job attempts this process finished. */
   queueJobs: Counter<'queue_job' | 'outcome'>;
   runsStarted: Counter<'kind'>;
@@ -53,8 +55,13 @@ export function createMetrics(): Metrics {
     }),
     slackApiCalls: counter(
       'proxy_migrate_slack_api_calls_total',
-      "Slack Web API calls, by method and outcome (ok, rate_limited, timeout, or Slack's error code).",
+      'Slack Web API requests made for runs and replies, by method and outcome (ok, rate_limited, transient, uncertain, channel_unavailable, refused).',
       ['method', 'outcome'],
+    ),
+    slackChannelUnavailable: counter(
+      'proxy_migrate_slack_channel_unavailable_total',
+      'Slack calls refused because the bot cannot post in the channel (channel_not_found, not_in_channel, is_archived), by channel id and error: invite the bot or fix the clusters file.',
+      ['channel', 'error'],
     ),
     queueJobs: counter(
       'proxy_migrate_queue_jobs_total',

@@ -16,7 +16,13 @@ import {
 import { guardSlackListener } from '../adapters/http/slack-guard.js';
 import { closeRedis, createRedis } from '../adapters/redis.js';
 import { createMetrics, statusClass, type Metrics } from '../adapters/metrics.js';
-import { createBoltApp, createWebClient, verifySlackAuth } from '../adapters/slack/bolt-app.js';
+import {
+  createBoltApp,
+  createChatClient,
+  createWebClient,
+  verifySlackAuth,
+} from '../adapters/slack/bolt-app.js';
+import type { PacerOptions } from '../adapters/slack/channel-pacer.js';
 import { SlackChat } from '../adapters/slack/chat.js';
 import { registerUnhandledInteractions } from '../adapters/slack/unhandled-interactions.js';
 import { SlackGroupMembers } from '../adapters/slack/user-groups.js';
@@ -47,6 +53,8 @@ export interface RuntimeOverrides {
   host?: string;
   /** BullMQ on Redis (default) or in this process (the demo without Redis). */
   executor?: ExecutorKind;
+  /** Slack writes per channel (default about one a second: Slack's own limit). */
+  slackPace?: PacerOptions;
 }
 
 export interface RunningProcess {
@@ -81,9 +89,7 @@ async function start(
 ): Promise<RunningProcess> {
   const slack = requireSlack(config);
   const metrics = createMetrics();
-  const client = createWebClient(slack, logger, overrides.webClientOptions, (method, outcome) =>
-    metrics.slackApiCalls.inc({ method, outcome }),
-  );
+  const client = createWebClient(slack, logger, overrides.webClientOptions);
   const identity = await verifySlackAuth(client);
   logger.info(
     { team: identity.team, teamId: identity.teamId, botUserId: identity.botUserId },
@@ -99,7 +105,11 @@ async function start(
   }, SLACK_AUTH_RECHECK_MS);
   recheck.unref();
 
-  const chat = new SlackChat(client);
+  const chat = new SlackChat(createChatClient(slack, logger, overrides.webClientOptions), {
+    logger,
+    metrics,
+    ...(overrides.slackPace === undefined ? {} : { pace: overrides.slackPace }),
+  });
   const clusters =
     overrides.clusters ??
     new KubeClusterDirectory(config, logger, {
@@ -151,6 +161,7 @@ async function start(
         isApprover,
         directory: clusters,
         chat,
+        responseUrls: chat,
         runStore: execution.runs.store,
         clock,
         ...(execution.audit === undefined ? {} : { audit: execution.audit }),

@@ -67,6 +67,9 @@ export async function startNodeRun(
       approvalTtlMs: cluster.approvalTtlMinutes * 60_000,
     },
   });
+  if (ctx.request.responseUrl !== undefined) {
+    ctx.services.responseUrls?.rememberResponseUrl(runId, ctx.request.responseUrl);
+  }
   ctx.logger.info({ runId, cluster: cluster.name, node, kind, dryRun }, `${kind} requested`);
   const what = kind === 'cutover' ? 'Cutover' : 'Rollback';
   await ctx.respond({

@@ -5,6 +5,7 @@
  * a plan is a read (its only writes are server-side dry runs), has nothing to resume after a
  * crash and takes no lock, so it is not a run; the person simply asks again.
  */
+import { randomUUID } from 'node:crypto';
 import { resolveCluster } from '../core/cluster-access.js';
 import { planReport } from '../engine/plan-report.js';
 import { AppError } from '../errors.js';
@@ -68,11 +69,15 @@ export const planVerb: Verb = {
       tookMs: clock.now().getTime() - started.getTime(),
     });
     const channel = ctx.request.channelId;
-    const { ts } = await chat.post(channel, card);
+    // Keyed per request: a post whose answer Slack loses is found, not posted twice.
+    const key = `plan:${randomUUID()}`;
+    const { ts } = await chat.post(channel, card, { key });
     const thread = planThread(report);
-    for (const reply of thread.diffReplies) await chat.post(channel, reply, { threadTs: ts });
+    for (const [i, reply] of thread.diffReplies.entries())
+      await chat.post(channel, reply, { threadTs: ts, key: `${key}:diff:${i}` });
     if (thread.file !== undefined) await chat.uploadFile(channel, { ...thread.file, threadTs: ts });
-    for (const reply of thread.orderReplies) await chat.post(channel, reply, { threadTs: ts });
+    for (const [i, reply] of thread.orderReplies.entries())
+      await chat.post(channel, reply, { threadTs: ts, key: `${key}:order:${i}` });
     ctx.logger.info(
       {
         cluster: config.name,

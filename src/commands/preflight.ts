@@ -30,6 +30,9 @@ export const preflightVerb: Verb = {
       requester: { kind: 'slack', userId: ctx.request.userId, teamId: ctx.request.teamId },
       options: { autoRollback: false, dryRun: false, channel: ctx.request.channelId },
     });
+    if (ctx.request.responseUrl !== undefined) {
+      ctx.services.responseUrls?.rememberResponseUrl(runId, ctx.request.responseUrl);
+    }
     ctx.logger.info({ runId, cluster: cluster.name }, 'pre-flight queued');
     await ctx.respond({
       text: `Pre-flight for ${cluster.name} queued (run ${runId}).`,

@@ -79,7 +79,12 @@ export function registerCommands(app: App, deps: CommandDeps): void {
     let acked = false;
     const ctx: VerbContext = {
       args: parsed.args,
-      request: { userId: command.user_id, teamId: command.team_id, channelId: command.channel_id },
+      request: {
+        userId: command.user_id,
+        teamId: command.team_id,
+        channelId: command.channel_id,
+        ...(command.response_url === '' ? {} : { responseUrl: command.response_url }),
+      },
       services: deps.services,
       logger,
       ack: async (message) => {
@@ -94,8 +99,14 @@ export function registerCommands(app: App, deps: CommandDeps): void {
         try {
           await respond({ ...ephemeral(message), replace_original: false });
         } catch (error) {
-          // response_url allows 5 uses in 30 minutes; past that the user simply sees nothing more.
-          logger.warn({ err: error }, 'could not answer through response_url');
+          // response_url allows 5 uses in 30 minutes: past that (or expired) the answer is an
+          // ephemeral message in the channel, which only the person sees too.
+          logger.info({ err: error }, 'response_url refused the reply; posting it in the channel');
+          await deps.services.chat
+            .postEphemeral(command.channel_id, command.user_id, message)
+            .catch((fallbackError: unknown) =>
+              logger.warn({ err: fallbackError }, 'could not answer the command at all'),
+            );
         }
       },
     };

@@ -5,6 +5,7 @@
  * lock's holder and the invariants with their repairs. It acks at once and reads after the ack,
  * in the bot process: a read, with nothing to resume, so not a run.
  */
+import { randomUUID } from 'node:crypto';
 import { resolveCluster } from '../core/cluster-access.js';
 import { statusOf } from '../engine/read-status.js';
 import { AppError } from '../errors.js';
@@ -44,8 +45,11 @@ export const statusVerb: Verb = {
     });
     if (card === undefined) return;
     const channel = ctx.request.channelId;
-    const { ts } = await chat.post(channel, card);
-    for (const message of rest) await chat.post(channel, message, { threadTs: ts });
+    // Keyed per request: a post whose answer Slack loses is found, not posted twice.
+    const key = `status:${randomUUID()}`;
+    const { ts } = await chat.post(channel, card, { key });
+    for (const [i, message] of rest.entries())
+      await chat.post(channel, message, { threadTs: ts, key: `${key}:${i}` });
     ctx.logger.info(
       {
         cluster: config.name,

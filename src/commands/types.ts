@@ -31,12 +31,19 @@ export interface CommandServices {
   clock: Clock;
   /** The audit trail, when the bot keeps one. */
   audit?: AuditLog;
+  /**
+   * Keeps a run's response_url in this process (never in Redis), so the requester can still be
+   * told how it ended when the channel is closed to the bot and a direct message fails too.
+   */
+  responseUrls?: { rememberResponseUrl(runId: string, responseUrl: string): void };
 }
 
 export interface VerbRequest {
   userId: string;
   teamId: string;
   channelId: string;
+  /** The command's response_url (30 minutes, 5 uses); see CommandServices.responseUrls. */
+  responseUrl?: string;
 }
 
 export interface VerbContext {

@@ -116,6 +116,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       host: '127.0.0.1',
       executor: useRedis ? 'bullmq' : 'in-process',
       webClientOptions: { retryConfig: { retries: 0 } },
+      // The local stand-in has no per-channel limit: the story plays at its own speed.
+      slackPace: { perSecond: 50, burst: 20 },
     });
     write(
       `proxy-migrate demo · scenario ${options.scenario} (${twin.scenario.header.metadata.description ?? twin.name})`,

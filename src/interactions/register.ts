@@ -4,6 +4,7 @@
  * who clicked is told in one sentence, and nothing throws out of a handler.
  */
 import type { App, RespondFn } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import { approveClick, type ClickOutcome } from './approve.js';
 import { ACTION, VIEW } from './ids.js';
 import { REASON_BLOCK, readRejectForm, rejectClick, rejectSubmit } from './reject.js';
@@ -16,11 +17,42 @@ const FAILED =
 
 type Tell = (text: string) => Promise<unknown>;
 
-/** Answers through the click's response_url, as a message only the clicker sees. */
+/** Where a click came from, as far as Slack said: for answering without the response_url. */
+function clickPlace(
+  body: unknown,
+): { channel: string; user: string; threadTs?: string } | undefined {
+  const b = body as {
+    channel?: { id?: unknown };
+    user?: { id?: unknown };
+    message?: { ts?: unknown; thread_ts?: unknown };
+  };
+  const channel = b.channel?.id;
+  const user = b.user?.id;
+  if (typeof channel !== 'string' || typeof user !== 'string') return undefined;
+  const thread = b.message?.thread_ts ?? b.message?.ts;
+  return { channel, user, ...(typeof thread === 'string' ? { threadTs: thread } : {}) };
+}
+
+/**
+ * Answers through the click's response_url, as a message only the clicker sees. An expired or
+ * used-up response_url falls back to an ephemeral message in the clicked message's thread.
+ */
 const viaResponseUrl =
-  (respond: RespondFn): Tell =>
-  (text) =>
-    respond({ response_type: 'ephemeral', replace_original: false, text });
+  (respond: RespondFn, client: WebClient, body: unknown): Tell =>
+  async (text) => {
+    try {
+      return await respond({ response_type: 'ephemeral', replace_original: false, text });
+    } catch (error) {
+      const place = clickPlace(body);
+      if (place === undefined) throw error;
+      return client.chat.postEphemeral({
+        channel: place.channel,
+        user: place.user,
+        text,
+        ...(place.threadTs === undefined ? {} : { thread_ts: place.threadTs }),
+      });
+    }
+  };
 
 async function guarded(
   deps: InteractionDeps,
@@ -44,24 +76,30 @@ async function guarded(
 }
 
 export function registerInteractions(app: App, deps: InteractionDeps): void {
-  app.action(ACTION.approve, async ({ ack, body, respond }) => {
+  app.action(ACTION.approve, async ({ ack, body, respond, client }) => {
     await ack();
-    await guarded(deps, viaResponseUrl(respond), 'approve', () => approveClick(deps, body));
+    await guarded(deps, viaResponseUrl(respond, client, body), 'approve', () =>
+      approveClick(deps, body),
+    );
   });
 
-  app.action(ACTION.repairDrift, async ({ ack, body, respond }) => {
+  app.action(ACTION.repairDrift, async ({ ack, body, respond, client }) => {
     await ack();
-    await guarded(deps, viaResponseUrl(respond), 'repair', () => repairDriftClick(deps, body));
+    await guarded(deps, viaResponseUrl(respond, client, body), 'repair', () =>
+      repairDriftClick(deps, body),
+    );
   });
 
-  app.action(ACTION.rollback, async ({ ack, body, respond }) => {
+  app.action(ACTION.rollback, async ({ ack, body, respond, client }) => {
     await ack();
-    await guarded(deps, viaResponseUrl(respond), 'rollback', () => rollbackClick(deps, body));
+    await guarded(deps, viaResponseUrl(respond, client, body), 'rollback', () =>
+      rollbackClick(deps, body),
+    );
   });
 
   app.action(ACTION.reject, async ({ ack, body, respond, client }) => {
     await ack();
-    await guarded(deps, viaResponseUrl(respond), 'reject', async () => {
+    await guarded(deps, viaResponseUrl(respond, client, body), 'reject', async () => {
       const result = await rejectClick(deps, body);
       if ('reply' in result) return result;
       await client.views.open({ trigger_id: result.triggerId, view: result.modal });

@@ -13,6 +13,11 @@ export interface ChatMessage {
 export interface PostOptions {
   /** Reply in this thread (the parent message's ts). */
   threadTs?: string;
+  /**
+   * Names this post (`<run>:card`): when Slack's answer is lost (a timeout), the adapter looks
+   * for a message with this key before it posts again, so a slow Slack does not get it twice.
+   */
+  key?: string;
 }
 
 export interface FileUpload {
@@ -37,4 +42,12 @@ export interface ChatPort {
   ): Promise<void>;
   /** Uploads a text file (a long report) into the channel or thread. */
   uploadFile(channel: string, file: FileUpload): Promise<void>;
+  /** Opens (or finds) the direct message channel with `user`; resolves to its id. */
+  openDirect(user: string): Promise<string>;
+  /**
+   * A message only the requester sees, through the response_url of the command that started
+   * `runId`; fails when this process does not hold it (another replica took the command) or
+   * it expired.
+   */
+  respondToRun(runId: string, message: ChatMessage): Promise<void>;
 }

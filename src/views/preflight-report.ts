@@ -64,7 +64,10 @@ export function reportCard(
     blocks.push(section(':white_check_mark: No blockers and no warnings.'));
   }
   blocks.push(
-    context('Full report ▸ in thread', footer(meta, [`took ${duration(ov.durationMs)}`])),
+    context(
+      meta.reportWhere ?? 'Full report ▸ in thread',
+      footer(meta, [`took ${duration(ov.durationMs)}`]),
+    ),
   );
   return {
     text:

@@ -11,6 +11,8 @@ export interface RunMeta {
   runId: string;
   requestedBy: string;
   requestedAt: string;
+  /** Where the full report is, when not in the card's thread ("sent to … by direct message"). */
+  reportWhere?: string;
 }
 
 /** Who asked, when, and the run id: the last line of every card of a run. */

@@ -20,6 +20,12 @@ export interface PreflightFacts {
   cardTs?: string;
   repliesPosted?: number;
   filePosted?: boolean;
+  /** The report went to the requester's direct messages: that card and its thread. */
+  reportDm?: { channel: string; ts: string };
+  dmRepliesPosted?: number;
+  dmFilePosted?: boolean;
+  /** The report summary went through the command's response_url (no DM possible). */
+  reportVia?: 'response_url';
 }
 
 export function preflightFacts(state: RunState): PreflightFacts {

@@ -56,6 +56,8 @@ export interface RecordedCall {
   response: Args;
 }
 
+export type ChannelError = 'channel_not_found' | 'not_in_channel' | 'is_archived';
+
 export type WaitPredicate<T> = (fake: FakeSlack) => T | false | null | undefined;
 
 export interface FakeSlack {
@@ -84,6 +86,21 @@ export interface FakeSlack {
   ): Promise<RecordedCall>;
   injectError(method: string, error: string, times?: number): void;
   injectRateLimit(method: string, retryAfterSeconds: number, times?: number): void;
+  /** Every call to `method` answers 429 with `Retry-After` for the next `durationMs`. */
+  rateLimitFor(method: string, durationMs: number, retryAfterSeconds: number): void;
+  /**
+   * Calls naming `channel` (as `channel` or `channel_id`) answer `error` from now on, for the
+   * given methods (default every method), as when the channel is deleted or the bot removed.
+   */
+  failChannel(channel: string, error: ChannelError, methods?: readonly string[]): void;
+  restoreChannel(channel: string): void;
+  /**
+   * The next `times` calls to `method` are carried out at once but answered only after
+   * `delayMs`: a client that times out first never learns that they succeeded.
+   */
+  slowAnswers(method: string, delayMs: number, times?: number): void;
+  /** Every response_url (or the one with this id) answers 404 expired_url from now on. */
+  expireResponseUrls(id?: string): void;
   setUserGroup(id: string, users: string[]): void;
   reset(): void;
   close(): Promise<void>;
@@ -99,6 +116,12 @@ class FakeSlackServer implements FakeSlack {
   private readonly workspace: SlackWorkspace;
   private readonly responseUrls: ResponseUrls;
   private readonly injections = new Map<string, Reply[]>();
+  private readonly rateLimits = new Map<string, { until: number; retryAfterSeconds: number }>();
+  private readonly channelFaults = new Map<
+    string,
+    { error: ChannelError; methods: ReadonlySet<string> | undefined }
+  >();
+  private readonly slow = new Map<string, number[]>();
   readonly server: Server;
 
   constructor(options: FakeSlackOptions) {
@@ -208,6 +231,31 @@ class FakeSlackServer implements FakeSlack {
     this.inject(method, reply, times);
   }
 
+  rateLimitFor(method: string, durationMs: number, retryAfterSeconds: number): void {
+    this.rateLimits.set(method, { until: Date.now() + durationMs, retryAfterSeconds });
+  }
+
+  failChannel(channel: string, error: ChannelError, methods?: readonly string[]): void {
+    this.channelFaults.set(channel, {
+      error,
+      methods: methods === undefined ? undefined : new Set(methods),
+    });
+  }
+
+  restoreChannel(channel: string): void {
+    this.channelFaults.delete(channel);
+  }
+
+  slowAnswers(method: string, delayMs: number, times = 1): void {
+    const queue = this.slow.get(method) ?? [];
+    for (let i = 0; i < times; i += 1) queue.push(delayMs);
+    this.slow.set(method, queue);
+  }
+
+  expireResponseUrls(id?: string): void {
+    this.responseUrls.expire(id);
+  }
+
   setUserGroup(id: string, users: string[]): void {
     this.workspace.userGroups.set(id, [...users]);
   }
@@ -215,6 +263,9 @@ class FakeSlackServer implements FakeSlack {
   reset(): void {
     this.calls.length = 0;
     this.injections.clear();
+    this.rateLimits.clear();
+    this.channelFaults.clear();
+    this.slow.clear();
     this.responseUrls.clear();
     this.workspace.clear();
   }
@@ -294,12 +345,31 @@ class FakeSlackServer implements FakeSlack {
       status: reply.status,
       response: reply.body,
     });
+    const delayMs = this.slow.get(method)?.shift();
+    if (delayMs !== undefined) {
+      // Done already; only the answer is late (the client may have hung up by then).
+      await sleep(delayMs);
+      if (res.destroyed || res.writableEnded) return;
+    }
     sendJson(res, reply.status, reply.body, reply.headers);
   }
 
   private dispatch(method: string, args: Args, token: string | undefined): Reply {
     const injected = this.injections.get(method)?.shift();
     if (injected) return injected;
+    const limited = this.rateLimits.get(method);
+    if (limited !== undefined && Date.now() < limited.until) {
+      return {
+        status: 429,
+        body: { ok: false, error: 'ratelimited' },
+        headers: { 'retry-after': String(limited.retryAfterSeconds) },
+      };
+    }
+    const channel = [args.channel, args.channel_id].find((c) => typeof c === 'string');
+    const fault = typeof channel === 'string' ? this.channelFaults.get(channel) : undefined;
+    if (fault !== undefined && (fault.methods === undefined || fault.methods.has(method))) {
+      return fail(fault.error);
+    }
     if (method === 'api.test') return ok({ args });
     const handler = this.workspace.methods[method];
     if (!handler) return fail('unknown_method');

@@ -29,6 +29,8 @@ export class ResponseUrls {
   private readonly uses = new Map<string, number>();
   private readonly targets = new Map<string, ResponseTarget>();
   private counter = 0;
+  private readonly expired = new Set<string>();
+  private allExpired = false;
 
   constructor(private readonly applyToMessage: (target: ResponseTarget, body: Args) => void) {}
 
@@ -40,7 +42,15 @@ export class ResponseUrls {
     return key;
   }
 
+  /** Slack's answer to a response_url past its 30 minutes: 404 expired_url. */
+  expire(id?: string): void {
+    if (id === undefined) this.allExpired = true;
+    else this.expired.add(id);
+  }
+
   clear(): void {
+    this.allExpired = false;
+    this.expired.clear();
     this.records.length = 0;
     this.uses.clear();
     this.targets.clear();
@@ -72,6 +82,8 @@ export class ResponseUrls {
 
   private decide(id: string, uses: number, body: Args | undefined): Reply {
     if (!body) return { status: 400, body: { ok: false, error: 'invalid_payload' } };
+    if (this.allExpired || this.expired.has(id))
+      return { status: 404, body: { ok: false, error: 'expired_url' } };
     if (uses > usesAllowed) return { status: 404, body: { ok: false, error: 'expired_url' } };
     const problem = body.blocks === undefined ? undefined : checkBlocks(body.blocks);
     if (problem) return blocksFailure(problem, 400);

@@ -17,6 +17,8 @@ export interface FakeMessage {
   user: string;
   /** How many times chat.update (or a replace_original response) rewrote this message. */
   updates: number;
+  /** The `metadata` the poster attached (`event_type`, `event_payload`). */
+  metadata?: Args;
 }
 
 export interface FakeEphemeral {
@@ -124,7 +126,12 @@ export class SlackWorkspace {
     'files.completeUploadExternal': (args) => this.completeUpload(args),
     'usergroups.users.list': (args) => this.userGroupMembers(args),
     'views.open': (args) => this.openView(args),
+    'conversations.open': (args) => this.openDirect(args),
+    'conversations.history': (args) => this.history(args),
+    'conversations.replies': (args) => this.replies(args),
   };
+  /** Direct message channels opened with conversations.open: channel id → user. */
+  readonly directs = new Map<string, string>();
 
   constructor(private readonly identity: Identity) {}
 
@@ -133,6 +140,7 @@ export class SlackWorkspace {
     this.ephemerals.length = 0;
     this.files.length = 0;
     this.views.length = 0;
+    this.directs.clear();
     this.pendingUploads.clear();
   }
 
@@ -168,8 +176,8 @@ export class SlackWorkspace {
     return `${seconds}.${String(micros % 1_000_000).padStart(6, '0')}`;
   }
 
-  private wireMessage(message: FakeMessage): Args {
-    const { text, blocks, user, ts, thread_ts: threadTs } = message;
+  private wireMessage(message: FakeMessage, withMetadata = true): Args {
+    const { text, blocks, user, ts, thread_ts: threadTs, metadata } = message;
     const { botId, teamId } = this.identity;
     return {
       type: 'message',
@@ -180,7 +188,52 @@ export class SlackWorkspace {
       blocks,
       ts,
       thread_ts: threadTs,
+      ...(withMetadata && metadata !== undefined ? { metadata } : {}),
     };
+  }
+
+  /** conversations.open with one user: a D… channel the bot can post in. */
+  private openDirect(args: Args): Reply {
+    const users = str(args.users);
+    if (!users || users.includes(',')) return fail('invalid_arguments');
+    if (users === this.identity.botUserId) return fail('cannot_dm_bot');
+    const id = `D${users}`;
+    this.directs.set(id, users);
+    return ok({ channel: { id } });
+  }
+
+  /** conversations.history: top-level messages, newest first; metadata only when asked for. */
+  private history(args: Args): Reply {
+    const channel = str(args.channel);
+    if (!channel) return fail('channel_not_found');
+    const limit = Math.min(Number(args.limit ?? 100) || 100, 999);
+    const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
+    const top = this.messages
+      .filter((m) => m.channel === channel && (m.thread_ts === undefined || m.thread_ts === m.ts))
+      .reverse();
+    return ok({
+      messages: top.slice(0, limit).map((m) => this.wireMessage(m, withMetadata)),
+      has_more: top.length > limit,
+    });
+  }
+
+  /** conversations.replies: the thread's root then its replies, oldest first. */
+  private replies(args: Args): Reply {
+    const channel = str(args.channel);
+    const ts = str(args.ts);
+    if (!channel) return fail('channel_not_found');
+    const root = ts === undefined ? undefined : this.findMessage(channel, ts);
+    if (!root) return fail('thread_not_found');
+    const rootTs = root.thread_ts ?? root.ts;
+    const limit = Math.min(Number(args.limit ?? 100) || 100, 999);
+    const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
+    const thread = this.messages.filter(
+      (m) => m.channel === channel && (m.ts === rootTs || m.thread_ts === rootTs),
+    );
+    return ok({
+      messages: thread.slice(0, limit).map((m) => this.wireMessage(m, withMetadata)),
+      has_more: thread.length > limit,
+    });
   }
 
   private authTest(): Reply {
@@ -220,6 +273,9 @@ export class SlackWorkspace {
       blocks: blocksOf(args.blocks),
       user: this.identity.botUserId,
       updates: 0,
+      ...(typeof args.metadata === 'object' && args.metadata !== null
+        ? { metadata: args.metadata as Args }
+        : {}),
     };
     this.messages.push(message);
     return ok({ channel, ts: message.ts, message: this.wireMessage(message) });

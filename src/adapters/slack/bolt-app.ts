@@ -3,7 +3,6 @@
  * server (health and metrics share the port); Socket Mode is a local-development switch used when
  * an app-level token is configured.
  */
-import { CountedWebClient, type SlackCallObserver } from './counted-client.js';
 import type { RequestListener } from 'node:http';
 import { App, HTTPReceiver } from '@slack/bolt';
 import { WebClient, type WebClientOptions } from '@slack/web-api';
@@ -53,12 +52,26 @@ export function createWebClient(
   slack: SlackConfig,
   logger: Logger,
   overrides: WebClientOptions = {},
-  observe?: SlackCallObserver,
 ): WebClient {
-  const options = clientOptions(slack, logger, overrides);
-  return observe === undefined
-    ? new WebClient(slack.botToken, options)
-    : new CountedWebClient(slack.botToken, options, observe);
+  return new WebClient(slack.botToken, clientOptions(slack, logger, overrides));
+}
+
+/**
+ * The client behind SlackChat: it makes each request once and hands 429s straight back, because
+ * SlackChat retries with knowledge the SDK lacks (whether a timed-out post landed, how long the
+ * run may wait, the channel's pace). The SDK's own retries would post a timed-out message twice
+ * and turn a long 429 into "could not be reached".
+ */
+export function createChatClient(
+  slack: SlackConfig,
+  logger: Logger,
+  overrides: WebClientOptions = {},
+): WebClient {
+  return createWebClient(slack, logger, {
+    ...overrides,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+  });
 }
 
 export async function verifySlackAuth(client: WebClient): Promise<SlackIdentity> {

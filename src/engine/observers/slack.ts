@@ -2,16 +2,20 @@
  * Keeps a Slack run's status card current: every change is rendered from the saved state and
  * edits the card in place, coalesced so a burst of steps is one chat.update (at most one a
  * second per run; Slack allows about 50 updates a minute per workspace). The end of a run is
- * always shown: the final edit is retried until it lands or the attempts run out.
+ * always shown: the final edit is retried until it lands or the attempts run out. When the
+ * channel is closed to the bot (no card could be posted, or the last edit or the result is
+ * refused), the requester is told how the run ended directly (requester-notice.ts).
  */
 import type { ClusterConfig } from '../../config.js';
 import type { RunState } from '../../core/run-state.js';
 import type { Logger } from '../../log.js';
+import { asAppError } from '../../errors.js';
 import type { ChatPort } from '../../ports/chat.js';
 import { approvalCard } from '../../views/approval-card.js';
 import { evidenceReport, resultReply } from '../../views/run-result-reply.js';
 import { runCard } from '../../views/run-card.js';
 import type { RunObserver, StepProgress } from '../observer.js';
+import { elsewhereNote, tellRequester } from '../requester-notice.js';
 
 const MIN_GAP_MS = 1_000;
 /** Progress edits are rarer than step edits; the first comes only after this long. */
@@ -25,6 +29,22 @@ interface CardState {
   timer?: NodeJS.Timeout | undefined;
   latest?: RunState;
   inFlight?: Promise<void> | undefined;
+  /** A change arrived while an edit was in flight: edit again (the latest state) after it. */
+  again?: boolean;
+  /** The card's channel refused an edit as closed: no more progress edits for this run. */
+  closed?: boolean;
+}
+
+const channelClosed = (error: unknown): boolean =>
+  asAppError(error).code === 'SLACK_NOT_IN_CHANNEL';
+
+/** Facts that say the requester already knows where the run's report is. */
+function toldElsewhere(state: RunState): boolean {
+  return (
+    state.facts['reportDm'] !== undefined ||
+    state.facts['reportVia'] !== undefined ||
+    state.facts['endNotified'] !== undefined
+  );
 }
 
 export interface SlackObserverOptions {
@@ -47,6 +67,11 @@ export class SlackRunObserver implements RunObserver {
   ) {}
 
   private target(state: RunState): { channel: string; ts: string } | undefined {
+    // A report moved to the requester's direct messages: that card is the one kept current.
+    const dm = state.facts['reportDm'] as { channel?: unknown; ts?: unknown } | undefined;
+    if (typeof dm?.channel === 'string' && typeof dm.ts === 'string') {
+      return { channel: dm.channel, ts: dm.ts };
+    }
     const channel = state.options.channel;
     const ts = state.facts['cardTs'];
     return channel === undefined || typeof ts !== 'string' ? undefined : { channel, ts };
@@ -55,7 +80,14 @@ export class SlackRunObserver implements RunObserver {
   private async edit(state: RunState, progress?: StepProgress): Promise<void> {
     const target = this.target(state);
     if (target === undefined) return;
-    await this.chat.update(target.channel, target.ts, runCard(state, progress));
+    const card = runCard(state, progress);
+    // The DM card keeps saying why it is a DM.
+    const moved = target.channel !== state.options.channel;
+    await this.chat.update(
+      target.channel,
+      target.ts,
+      moved ? elsewhereNote(state.options.channel, card) : card,
+    );
   }
 
   private card(state: RunState): CardState {
@@ -90,19 +122,37 @@ export class SlackRunObserver implements RunObserver {
 
   private schedule(state: RunState, card: CardState): void {
     card.latest = state;
+    // The report may move to a DM card (reportDm): that one is editable again.
+    if (card.closed === true && this.target(state)?.channel === state.options.channel) return;
     if (card.timer !== undefined) return;
+    // One edit per card at a time: while Slack is slow or rate-limiting, changes pile up as
+    // `latest` and only the newest is sent once the edit in flight is done.
+    if (card.inFlight !== undefined) {
+      card.again = true;
+      return;
+    }
     const wait = Math.max(0, card.last + MIN_GAP_MS - Date.now());
     card.timer = setTimeout(() => {
       card.timer = undefined;
       const latest = card.latest;
       if (latest === undefined) return;
       card.last = Date.now();
+      card.again = false;
       card.inFlight = this.edit(latest, card.progress)
-        .catch((error: unknown) =>
-          this.logger.warn({ err: error, runId: latest.id }, 'could not update the status card'),
-        )
+        .catch((error: unknown) => {
+          // A closed channel was logged once by the adapter; the end of the run handles it.
+          if (channelClosed(error)) {
+            card.closed = true;
+            return;
+          }
+          this.logger.warn({ err: error, runId: latest.id }, 'could not update the status card');
+        })
         .finally(() => {
           card.inFlight = undefined;
+          const next = card.latest;
+          if (card.again === true && next !== undefined && this.cards.get(next.id) === card) {
+            this.schedule(next, card);
+          }
         });
     }, wait);
     card.timer.unref();
@@ -119,6 +169,7 @@ export class SlackRunObserver implements RunObserver {
     if (target === undefined || typeof state.facts['approvalTs'] === 'string') return;
     const { ts } = await this.chat.post(target.channel, approvalCard(state, this.settings(state)), {
       threadTs: target.ts,
+      key: `${state.id}:approval`,
     });
     await this.options.record(state.id, { approvalTs: ts });
   }
@@ -149,6 +200,7 @@ export class SlackRunObserver implements RunObserver {
     if (!done.reply) {
       const { ts } = await this.chat.post(target.channel, resultReply(state), {
         threadTs: target.ts,
+        key: `${state.id}:result`,
       });
       done = { ...done, reply: true };
       this.results.set(state.id, done);
@@ -176,17 +228,46 @@ export class SlackRunObserver implements RunObserver {
     await card?.inFlight;
     this.closeApproval(state);
     this.closedApprovals.delete(state.id);
-    await this.retried(() => this.edit(state));
-    await this.retried(() => this.postResult(state));
+    let closed = this.target(state) === undefined && state.options.channel !== undefined;
+    try {
+      await this.retried(() => this.edit(state));
+      await this.retried(() => this.postResult(state));
+    } catch (error) {
+      if (!channelClosed(error)) throw error;
+      closed = true;
+    }
+    if (closed && !toldElsewhere(state)) await this.tellEnd(state);
   }
 
+  /**
+   * The channel is closed to the bot: the requester learns the end directly, once (the notice
+   * is keyed, and `endNotified` is kept on the run).
+   */
+  private async tellEnd(state: RunState): Promise<void> {
+    const message = state.kind === 'preflight' ? runCard(state) : resultReply(state);
+    const route = await tellRequester(this.chat, state, message, `${state.id}:end`, this.logger);
+    if (route === undefined) {
+      this.logger.error(
+        { runId: state.id, channel: state.options.channel, outcome: state.outcome },
+        'nobody could be told how the run ended: the channel is closed to the bot and the requester cannot be reached',
+      );
+      return;
+    }
+    await this.options
+      .record(state.id, { endNotified: route.via })
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error, runId: state.id }, 'could not keep where the end was told'),
+      );
+  }
+
+  /** Retries what Slack may accept later; a refusal (a closed channel, auth) ends at once. */
   private async retried(attempt: () => Promise<void>): Promise<void> {
     for (let n = 1; ; n += 1) {
       try {
         await attempt();
         return;
       } catch (error) {
-        if (n >= FINAL_ATTEMPTS) throw error;
+        if (n >= FINAL_ATTEMPTS || !asAppError(error).retryable) throw error;
         await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** n));
       }
     }

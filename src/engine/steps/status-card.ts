@@ -9,7 +9,10 @@ import type { StepExecutor } from '../step-context.js';
 export const postStatusCard: StepExecutor = async (ctx) => {
   if (ctx.chat === undefined) return { ok: true, note: 'no Slack channel' };
   if (typeof ctx.state().facts['cardTs'] === 'string') return { ok: true, note: 'already posted' };
-  const { ts } = await ctx.chat.port.post(ctx.chat.channel, runCard(ctx.state()));
+  // Keyed: if Slack's answer is lost, a retry finds the card instead of posting a second one.
+  const { ts } = await ctx.chat.port.post(ctx.chat.channel, runCard(ctx.state()), {
+    key: `${ctx.state().id}:card`,
+  });
   await ctx.record({ cardTs: ts });
   return { ok: true };
 };

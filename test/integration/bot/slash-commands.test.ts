@@ -147,6 +147,12 @@ describe('slash commands end to end', () => {
   });
 
   it('rejects forged signatures and stale timestamps with 401 and queues nothing', async () => {
+    // The earlier pre-flight's last paced edits may still be landing: start from a quiet Slack.
+    await h.fake.waitFor(
+      (f) => f.calls.length > 0 && Date.now() - (f.calls.at(-1)?.at ?? 0) > 1_500,
+      15_000,
+      'Slack to be quiet',
+    );
     const jobsBefore = await h.jobCount();
     const callsBefore = h.fake.calls.length;
     const body = slashCommandBody({

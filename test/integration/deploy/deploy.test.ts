@@ -111,9 +111,13 @@ describe('deploy/', () => {
       request_url: expect.stringMatching(/\/slack\/events$/),
     });
     expect(manifest.oauth_config.scopes.bot.sort()).toEqual([
+      'channels:history',
       'chat:write',
       'commands',
       'files:write',
+      'groups:history',
+      'im:history',
+      'im:write',
       'usergroups:read',
     ]);
   });

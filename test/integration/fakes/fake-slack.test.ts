@@ -98,7 +98,7 @@ describe('fake Slack Web API', () => {
       platformError(client.chat.postMessage({ channel: 'C0OPS', text: '' })),
       platformError(client.apiCall('chat.postMessage', { text: 'no channel' })),
       platformError(client.chat.update({ channel: 'C0OPS', ts: '1.000000', text: 'x' })),
-      platformError(client.apiCall('conversations.history', { channel: 'C0OPS' })),
+      platformError(client.apiCall('admin.users.list', { team_id: 'T0TEST' })),
     ]);
     expect(codes.map((error) => error.data.error)).toEqual([
       'thread_not_found',
@@ -315,5 +315,95 @@ describe('fake Slack Web API', () => {
     await expect(fake.waitFor((f) => f.messages.length > 5, 100)).rejects.toThrow(
       /timed out after 100ms[\s\S]*chat\.postMessage → 200 ok/,
     );
+  });
+
+  describe('fault injection', () => {
+    it('answers 429 with Retry-After for a period, then serves again', async () => {
+      fake.rateLimitFor('chat.postMessage', 300, 7);
+      const error = await rejectionOf(
+        fakeSlackClient(fake, { rejectRateLimitedCalls: true }).chat.postMessage({
+          channel: 'C1',
+          text: 'x',
+        }),
+      );
+      expect(error).toBeInstanceOf(WebAPIRateLimitedError);
+      expect((error as WebAPIRateLimitedError).retryAfter).toBe(7);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      await expect(client.chat.postMessage({ channel: 'C1', text: 'x' })).resolves.toMatchObject({
+        ok: true,
+      });
+    });
+
+    it('closes a channel to some methods or to all, until restored', async () => {
+      const { ts } = await client.chat.postMessage({ channel: 'C2', text: 'card' });
+      fake.failChannel('C2', 'not_in_channel', ['chat.postMessage']);
+      expect(
+        (await platformError(client.chat.postMessage({ channel: 'C2', text: 'r' }))).data.error,
+      ).toBe('not_in_channel');
+      await expect(
+        client.chat.update({ channel: 'C2', ts: ts ?? '', text: 'edit' }),
+      ).resolves.toMatchObject({
+        ok: true,
+      });
+      fake.failChannel('C2', 'channel_not_found');
+      expect(
+        (await platformError(client.chat.update({ channel: 'C2', ts: ts ?? '', text: 'e' }))).data
+          .error,
+      ).toBe('channel_not_found');
+      fake.restoreChannel('C2');
+      await expect(client.chat.postMessage({ channel: 'C2', text: 'back' })).resolves.toMatchObject(
+        {
+          ok: true,
+        },
+      );
+    });
+
+    it('carries out a slow call at once and answers after the delay (a client timeout loses it)', async () => {
+      fake.slowAnswers('chat.postMessage', 800, 1);
+      const impatient = fakeSlackClient(fake, { timeout: 200 });
+      const error = await rejectionOf(
+        impatient.chat.postMessage({
+          channel: 'C3',
+          text: 'card',
+          metadata: { event_type: 'proxy_migrate_post', event_payload: { key: 'k1' } },
+        }),
+      );
+      expect((error as { code?: string }).code).toBe(ErrorCode.RequestError);
+      // It was posted all the same, and the history shows it with its metadata when asked.
+      const history = await client.conversations.history({
+        channel: 'C3',
+        include_all_metadata: true,
+      });
+      expect(history.messages?.map((m) => m.metadata)).toEqual([
+        { event_type: 'proxy_migrate_post', event_payload: { key: 'k1' } },
+      ]);
+      const bare = await client.conversations.history({ channel: 'C3' });
+      expect(bare.messages?.[0]?.metadata).toBeUndefined();
+    });
+
+    it('lists a thread with conversations.replies and opens a DM with conversations.open', async () => {
+      const { ts } = await client.chat.postMessage({ channel: 'C4', text: 'root' });
+      await client.chat.postMessage({ channel: 'C4', text: 'reply', thread_ts: ts ?? '' });
+      const thread = await client.conversations.replies({ channel: 'C4', ts: ts ?? '' });
+      expect(thread.messages?.map((m) => m.text)).toEqual(['root', 'reply']);
+      const dm = await client.conversations.open({ users: 'U0ALICE' });
+      expect(dm.channel?.id).toBe('DU0ALICE');
+      await client.chat.postMessage({ channel: 'DU0ALICE', text: 'hello' });
+      expect(fake.messages.at(-1)).toMatchObject({ channel: 'DU0ALICE', text: 'hello' });
+    });
+
+    it('expires one response_url or all of them with 404 expired_url', async () => {
+      const post = (id: string) =>
+        fetch(fake.responseUrl(id), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ text: 'x' }),
+        });
+      fake.expireResponseUrls('old');
+      expect((await post('old')).status).toBe(404);
+      expect((await post('fresh')).status).toBe(200);
+      fake.expireResponseUrls();
+      expect((await post('fresh')).status).toBe(404);
+    });
   });
 });
