@@ -49,10 +49,11 @@ export function rewriteExpr(expr: string): string | undefined {
 }
 
 /**
- * A series kube-proxy exports in every mode from its first sync on, so its absence means the
- * metrics are gone. Not the failure counter: from 1.33 it is an ip_family-labelled vector, and no
- * code was found that creates its series before the first failure (fact-check #18), so
- * `absent()` on it would page forever on healthy nodes.
+ * A series kube-proxy exports in every mode from its first successful sync on (metrics.go
+ * `RegisterMetrics` registers it for every mode; from 1.33 it carries ip_family too), so its
+ * absence means the metrics are gone. Not the failure counter: from 1.33 it is an
+ * ip_family-labelled vector, and no code was found that creates its series before the first
+ * failure (fact-check #18, re-checked: still not found), so `absent()` on it may page forever.
  */
 export const ALWAYS_EXPORTED = 'kubeproxy_sync_proxy_rules_last_timestamp_seconds';
 
@@ -139,7 +140,7 @@ export const alertMetricRename: Check = {
         subjects: objects,
         title: `${plural(hits.length, 'alert rule')} in ${plural(objects.length, 'PrometheusRule')} use metrics nftables mode does not export`,
         detail: `In nftables mode kube-proxy exports ${NFTABLES_FAILURES} instead of the iptables restore-failure counter, and none of the iptables-only series; an alert on a metric that stopped existing never fires. ${hits.map((h) => `${h.object} group ${h.group}, ${h.rule}: \`${h.expr.trim()}\` (${h.metrics.join(', ')})`).join('; ')}.${noCounterpart.length > 0 ? ` No nftables counterpart exists for ${[...new Set(noCounterpart.flatMap((h) => h.metrics))].join(', ')}: retire those rules or replace them with the sync-duration histogram.` : ''}${notes}`,
-        remedy: `Rewrite the rules on ${NFTABLES_FAILURES} before the roll-out (OR both metrics while nodes run mixed modes) and add an absent(${ALWAYS_EXPORTED}) == 1 rule so losing kube-proxy's metrics pages you. Do not put absent() on ${NFTABLES_FAILURES}: it is a labelled counter with no series until the first failure, so that rule would page forever on healthy nodes. ${labelled ? 'kube-proxy 1.33+ labels these counters with ip_family, so aggregate with sum without (ip_family) where a rule compares series.' : 'From kube-proxy 1.33 these counters carry an ip_family label; aggregate over it when you upgrade.'}`,
+        remedy: `Rewrite the rules on ${NFTABLES_FAILURES} before the roll-out (OR both metrics while nodes run mixed modes) and add an absent(${ALWAYS_EXPORTED}) == 1 rule so losing kube-proxy's metrics pages you. Do not put absent() on ${NFTABLES_FAILURES}: from kube-proxy 1.33 it is an ip_family-labelled counter, which has no series until something creates one, and no kube-proxy code was found that creates it before the first failure, so that rule may page forever on healthy nodes. ${labelled ? 'kube-proxy 1.33+ labels these counters with ip_family, so aggregate with sum without (ip_family) where a rule compares series.' : 'From kube-proxy 1.33 these counters carry an ip_family label; aggregate over it when you upgrade.'}`,
         commands: [...rewrites, ABSENT_RULE],
       }),
     ];

@@ -63,8 +63,16 @@ export function belowFloorDetail(ctx: CheckContext): { detail: string; variable:
       : guard.refuses === false
         ? 'So on these nodes it deletes the old rules and then programs nftables on a kernel that mode does not support.'
         : 'Either way it deletes the old rules first.';
+  // "before it checks the kernel" only where kube-proxy checks it: on 1.31-1.32 without the
+  // variable there is no check to come after (fact-check #6).
+  const cleanup =
+    guard.refuses === true
+      ? 'kube-proxy removes the IPVS rules and kube-ipvs0 before it checks the kernel (platformCleanup runs first in Options.Run, cmd/kube-proxy/app/options.go)'
+      : guard.refuses === false
+        ? 'kube-proxy removes the IPVS rules and kube-ipvs0 as soon as it starts in nftables mode (platformCleanup runs first in Options.Run, cmd/kube-proxy/app/options.go)'
+        : 'kube-proxy removes the IPVS rules and kube-ipvs0 first, before any kernel check (platformCleanup runs first in Options.Run, cmd/kube-proxy/app/options.go)';
   return {
-    detail: `nftables mode needs kernel 5.13 or later, and kube-proxy removes the IPVS rules and kube-ipvs0 before it checks the kernel (platformCleanup runs first). ${guard.says} ${outcome} ${IPVS_CLEANUP_CAVEAT}`,
+    detail: `nftables mode needs kernel 5.13 or later, and ${cleanup}. ${guard.says} ${outcome} ${IPVS_CLEANUP_CAVEAT}`,
     variable: guard.variable,
   };
 }

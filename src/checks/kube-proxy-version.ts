@@ -85,7 +85,7 @@ function versionFinding(ctx: CheckContext, kp: KubeProxyVersion): Finding {
     severity: 'info',
     scope,
     title: `kube-proxy ${label}: nftables mode is GA and refuses kernels below 5.13`,
-    detail: `Read from the ${kp.evidence}. kube-proxy checks the kernel only after it has cleaned up the IPVS rules (platformCleanup runs first in cmd/kube-proxy/app/server.go), so a refused node still loses its IPVS Service routing; the kernel check of this pre-flight stays necessary. ${IPVS_CLEANUP_CAVEAT}${nft}`,
+    detail: `Read from the ${kp.evidence}. kube-proxy checks the kernel only after it has cleaned up the IPVS rules (platformCleanup runs first in Options.Run, cmd/kube-proxy/app/options.go), so a refused node still loses its IPVS Service routing; the kernel check of this pre-flight stays necessary. ${IPVS_CLEANUP_CAVEAT}${nft}`,
   });
 }
 
@@ -101,7 +101,7 @@ function nftCrashNote(ctx: CheckContext, v: Version): string {
   if (affected === 0) return '';
   const status =
     compareVersions(v, { major: 1, minor: 33, patch: 0 }) < 0
-      ? `kube-proxy ${majorMinor(v)} has neither fix: PR #137501 (the listing crash) was cherry-picked to 1.33-1.35 only`
+      ? `kube-proxy ${majorMinor(v)} has no release with PR #137501 (the listing crash; cherry-picked to 1.33-1.35 only), and no ${majorMinor(v)} image with the patched nft 1.0.6.1 (kubernetes/kubernetes#140405) was found, so check \`nft --version\` inside the kube-proxy container`
       : `on kube-proxy ${majorMinor(v)} a release with PR #137501 is not enough: the image must carry the patched nft 1.0.6.1 (kubernetes/kubernetes#140405), so check \`nft --version\` inside the kube-proxy container`;
   return ` ${affected} probed node(s) run host nft ${NFT_CRASH_LABEL} or later, whose rules can make the nft in the kube-proxy image segfault while listing and while syncing (kubernetes/kubernetes#136786); ${status}. See nft-version.`;
 }

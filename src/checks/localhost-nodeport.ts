@@ -225,8 +225,8 @@ export const localhostNodeport: Check = {
     const situation =
       today.kind === 'iptables'
         ? v6Only
-          ? `iptables mode answers loopback NodePorts on IPv4 only (iptables.localhostNodePorts, on by default, sets route_localnet=1) and ${today.where}, but these callers use [::1]: they fail today and keep failing after the move (${dropped}).${v6Note}`
-          : `iptables mode answers loopback NodePorts on IPv4 only (iptables.localhostNodePorts, on by default, sets route_localnet=1) and ${today.where}, so the 127.0.0.1 and localhost callers can work today and fail after the move: nftables mode does not answer them (${dropped}).${v6Note}`
+          ? `iptables mode answers loopback NodePorts on IPv4 only (iptables.localhostNodePorts, on by default, sets route_localnet=1; not when nodePortAddresses is set and leaves out 127.0.0.0/8) and ${today.where}, but these callers use [::1]: they fail today and keep failing after the move (${dropped}).${v6Note}`
+          : `iptables mode answers loopback NodePorts on IPv4 only (iptables.localhostNodePorts, on by default, sets route_localnet=1; not when nodePortAddresses is set and leaves out 127.0.0.0/8) and ${today.where}, so the 127.0.0.1 and localhost callers can work today and fail after the move: nftables mode does not answer them (${dropped}).${v6Note}`
         : today.kind === 'failing'
           ? `Loopback NodePorts never answered in IPVS mode (until PR #101023 in 2021 IPVS created 127.0.0.1:<nodePort> virtual servers whose connections hung instead of being refused) and do not answer in nftables mode either (${dropped}). kube-proxy runs ${today.modes} here, so these callers already fail (or fall back) today; nftables keeps them failing, and the move will not fix them.`
           : `kube-proxy's mode could not be read, so whether these callers work today is unknown: iptables mode answers IPv4 loopback NodePorts, IPVS never did, and nftables mode does not (${dropped}).${v6Note}`;

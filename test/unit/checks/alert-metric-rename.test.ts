@@ -55,6 +55,15 @@ describe('alert-metric-rename', () => {
     expect(f?.remedy).toContain(
       'Do not put absent() on kubeproxy_sync_proxy_rules_nftables_sync_failures_total',
     );
+    // Fact-check #18, re-checked: no code that creates the labelled series was found, so the
+    // risk is said as a risk, not as a fact.
+    expect(f?.remedy).toContain(
+      'no kube-proxy code was found that creates it before the first failure',
+    );
+    expect(f?.remedy).toContain('may page forever on healthy nodes');
+    expect(f?.remedy).not.toContain('would page forever');
+    // Fact-check #17: from 1.33 (PR #129173) the counters carry ip_family.
+    expect(f?.remedy).toContain('kube-proxy 1.33+ labels these counters with ip_family');
   });
 
   it('says which rules IPVS mode already leaves silent, and that partial restores map loosely', () => {

@@ -196,6 +196,13 @@ describe('config-carryover', () => {
     expect(f!.detail).toContain('  ipvs.syncPeriod → nftables.syncPeriod: 30s');
     expect(f!.detail).toContain('  ipvs.strictARP: true (');
     expect(f!.detail).toContain('nftables.masqueradeBit (14)');
+    // Fact-check #24, and #25: the defaults are expected values, not read from kube-proxy's code.
+    expect(f!.detail).toContain(
+      'IPVS mode reads ipvs.syncPeriod/minSyncPeriod and iptables.masqueradeAll/masqueradeBit; nftables mode reads only nftables.*',
+    );
+    expect(f!.detail).toContain(
+      "Not set, so kube-proxy's own nftables defaults apply, expected to be:",
+    );
   });
 
   it('adds tcpBeLiberal to the fragment when a node runs a kernel before 6.1', () => {

@@ -25,6 +25,9 @@ describe('conntrack-headroom', () => {
     expect(f?.detail).toContain('blue-3: 131,072 of 131,072 (100%)');
     expect(f?.remedy).toContain('Raise nf_conntrack_max');
     expect(f?.remedy).toContain('maxPerCore');
+    expect(f?.remedy).toContain(
+      'conntrack.maxPerCore × CPUs (at least conntrack.min) unless maxPerCore is 0',
+    );
     expect(f?.commands).toContain('conntrack -S');
     expect(f?.commands).toContain(
       'sysctl net.netfilter.nf_conntrack_count net.netfilter.nf_conntrack_max',

@@ -25,6 +25,9 @@ describe('conntrack-liberal', () => {
     expect(f?.detail).toContain('blue-1 (5.15.0-122-generic): invalid=3 (per CPU 0/2/0/1)');
     expect(f?.detail).toContain('blue-2 (5.15.0-122-generic): invalid counters not read');
     expect(f?.detail).toContain('since PR #120412 only while nf_conntrack_tcp_be_liberal is 0');
+    expect(f?.detail).toContain('nftables mode installs none (PR #122663)');
+    expect(f?.detail).toContain('Kernels before 6.1 carry a conntrack bug');
+    expect(f?.remedy).toContain('kube-proxy then sets nf_conntrack_tcp_be_liberal=1, as kind does');
     expect(f?.remedy).toContain('tcpBeLiberal: true');
     expect(f?.remedy).toContain('the config-carryover fragment already includes it');
     expect(f?.remedy).not.toContain('canary');

@@ -32,6 +32,10 @@ describe('ipvs-deprecation', () => {
         'IPVS mode on kube-proxy v1.33.4: deprecated from 1.35, off by default from 1.40, removed in 1.43',
     });
     expect(f!.detail).toContain('1.43 locks it and deletes pkg/proxy/ipvs');
+    expect(f!.detail).toContain(
+      '1.35 logs a deprecation error at every start; 1.37 adds the KubeProxyIPVS gate (on); 1.40 turns it off',
+    );
+    expect(f!.detail).toContain('1.46 removes the gate');
   });
 
   it('warns in 1.35-1.36 with the log line and Node event to look for', () => {

@@ -19,6 +19,9 @@ describe('ipvs-only-settings', () => {
       title: '1 IPVS-only setting(s) have no nftables equivalent: strictARP=true',
     });
     expect(f!.detail).toContain('MetalLB in L2 mode');
+    expect(f!.detail).toContain('arp_ignore=1 and arp_announce=2');
+    expect(f!.detail).toContain('MetalLB in L2 mode requires it under IPVS');
+    expect(f!.detail).toContain('other sysctls IPVS mode set (net.ipv4.vs.*) as they are');
     expect(f!.detail).toContain('the cleanup does not revert the two sysctls');
     expect(f!.remedy).toBeUndefined();
   });

@@ -21,6 +21,8 @@ describe('kernel-version', () => {
     });
     expect(f?.detail).toContain('before it checks the kernel');
     expect(f?.detail).toContain('legacy-1: 5.4.0-80-generic from uname -r');
+    // Fact-check #10: the distro kernels named in the remedy.
+    expect(f?.remedy).toContain('Ubuntu 22.04 ships 5.15, RHEL 9 5.14, AL2023 6.1');
     expect(f?.remedy).toContain('Upgrade the kernel');
     expect(f?.remedy).toContain('KUBE_PROXY_NFTABLES_SKIP_KERNEL_VERSION_CHECK');
     expect(f?.commands).toContain(
@@ -135,6 +137,9 @@ describe('kernel-version', () => {
         expect(f.detail).toContain('programs nftables on a kernel that mode does not support');
         expect(f.detail).not.toContain(refuses);
         expect(f.detail).not.toContain('crash-loops');
+        // No check to come after: the cleanup is not "before it checks the kernel" (fact-check #6).
+        expect(f.detail).not.toContain('before it checks the kernel');
+        expect(f.detail).toContain('as soon as it starts in nftables mode');
         expect(f.remedy).toContain(
           `setting ${SKIP} is what turns kube-proxy's own kernel check on`,
         );
@@ -156,6 +161,7 @@ describe('kernel-version', () => {
       const f = at('registry.k8s.io/kube-proxy:v1.34.2');
       expect(f.detail).toContain('before it checks the kernel');
       expect(f.detail).toContain(`kube-proxy 1.34 then ${refuses}`);
+      expect(f.detail).toContain('platformCleanup runs first in Options.Run');
       expect(f.detail).not.toContain('does not refuse');
       expect(f.detail).not.toContain('does not check');
       expect(f.remedy).toContain(

@@ -83,6 +83,8 @@ describe('kube-proxy-present', () => {
     });
     expect(rke2!.severity).toBe('warn');
     expect(rke2!.detail).toContain('static pod');
+    // Fact-check #46, re-checked: RKE2 writes its static pod manifests at every start (rancher/rke2#897).
+    expect(rke2!.detail).toContain('static pod whose manifest RKE2 regenerates on every restart');
     expect(rke2!.remedy).toContain('/etc/rancher/rke2/config.yaml');
   });
 

@@ -45,6 +45,9 @@ describe('kube-proxy-version', () => {
     expect(f!.severity).toBe('block');
     expect(f!.title).toBe('kube-proxy v1.30.14 is too old for nftables mode (needs 1.31 or later)');
     expect(f!.remedy).toContain('1.33 or later');
+    expect(f!.detail).toContain(
+      'alpha behind the NFTablesProxyMode feature gate (off by default) in 1.29-1.30 and missing before; it is beta and on by default from 1.31 and GA in 1.33 (KEP-3866)',
+    );
   });
 
   it('warns on 1.31-1.32, whose kernel check is inverted, naming the old-kernel nodes', () => {
@@ -54,6 +57,7 @@ describe('kube-proxy-version', () => {
       'kube-proxy v1.32.3 does not check the kernel in nftables mode: this pre-flight is the only guard',
     );
     expect(f!.detail).toContain('kubernetes/kubernetes#130401');
+    expect(f!.detail).toContain('fixed by kubernetes/kubernetes#130401 in 1.33, no backport found');
     expect(f!.detail).toContain('1 node(s) report a kernel below 5.13: legacy-1.');
     const [withEnv] = run({
       kubeSystemDaemonSets: [
@@ -72,6 +76,7 @@ describe('kube-proxy-version', () => {
     const [f] = run({});
     expect(f!.detail).toContain('`modprobe -va ip_vs` fails');
     expect(f!.detail).toContain('kube-ipvs0');
+    expect(f!.detail).toContain('platformCleanup runs first in Options.Run');
   });
 
   it('warns on 1.33+ when the skip variable turns the kernel check off', () => {
@@ -93,7 +98,10 @@ describe('kube-proxy-version', () => {
       nodeFacts: [facts('new-1', { nftVersion: '1.1.3' })],
     });
     expect(old!.detail).toContain('1 probed node(s) run host nft 1.1.3 or later');
-    expect(old!.detail).toContain('kube-proxy 1.32 has neither fix');
+    // Fact-check #23: which images carry the patched nft is not verified, so 1.32 is not said to lack it.
+    expect(old!.detail).toContain('kube-proxy 1.32 has no release with PR #137501');
+    expect(old!.detail).toContain('no 1.32 image with the patched nft 1.0.6.1');
+    expect(old!.detail).not.toContain('neither fix');
     // Fact-check #23: #137501 fixed only the listing crash; syncs need the image's patched nft.
     for (const image of ['v1.33.9', 'v1.36.0']) {
       const [f] = run({

@@ -65,6 +65,8 @@ describe('localhost-nodeport', () => {
     );
     expect(f?.detail).toContain('never answered in IPVS mode');
     expect(f?.detail).toContain('connections hung instead of being refused');
+    expect(f?.detail).toContain('until PR #101023 in 2021');
+    expect(f?.detail).toContain('to avoid route_localnet, the CVE-2020-8558 surface');
     expect(f?.detail).toContain('nftables keeps them failing');
     expect(f?.detail).toContain('KEP-6032');
     expect(f?.remedy).toContain('node IP');
@@ -79,6 +81,10 @@ describe('localhost-nodeport', () => {
     expect(f?.title).toBe('1 object calls a NodePort on loopback (127.0.0.1:30090)');
     expect(f?.detail).toContain('kube-proxy runs in iptables mode');
     expect(f?.detail).toContain('fail after the move');
+    // Fact-check #2: route_localnet only while nodePortAddresses covers IPv4 loopback.
+    expect(f?.detail).toContain(
+      'sets route_localnet=1; not when nodePortAddresses is set and leaves out 127.0.0.0/8',
+    );
     expect(f?.remedy).toContain('node IP');
   });
 

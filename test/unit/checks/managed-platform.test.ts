@@ -44,6 +44,12 @@ describe('managed-platform', () => {
     });
     expect(f!.detail).toContain('Amazon VPC CNI v1.19.2-eksbuild.1 is below v1.23.0');
     expect(f!.detail).toContain('Cluster v1.33.1-eks-1234567 meets the 1.33 minimum.');
+    // Fact-check #43: EKS's requirements, and --resolve-conflicts as the UpdateAddon API gives it.
+    expect(f!.detail).toContain(
+      'EKS 1.33+, kernel 5.13+ on every node (AL2023 yes, AL2 no), Amazon VPC CNI v1.23.0+',
+    );
+    expect(f!.detail).toContain('--resolve-conflicts OVERWRITE resets direct edits');
+    expect(f!.detail).toContain('PRESERVE keeps them');
     expect(f!.commands).toEqual([
       'aws eks describe-addon --cluster-name prod --addon-name kube-proxy',
       'aws eks describe-addon-configuration --addon-name kube-proxy --addon-version v1.33.0-eksbuild.2 --query configurationSchema --output text',

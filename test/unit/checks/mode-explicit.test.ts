@@ -38,6 +38,7 @@ describe('mode-explicit', () => {
     });
     expect(f!.title).toContain('kube-proxy mode is not set (kube-proxy/config.conf has mode: "")');
     expect(f!.detail).toContain('KEP-5343');
+    expect(f!.detail).toContain('KEP-5343 (provisional) plans nftables as the default at 1.40');
     expect(f!.detail).toContain(
       '1 node(s) report a kernel below 5.13 and would lose Service routing: legacy-1',
     );

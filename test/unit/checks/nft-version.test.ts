@@ -29,6 +29,9 @@ describe('nft-version', () => {
     expect(findings[0]?.detail).toContain('legacy-2: nft 1.0.0.');
     expect(findings[0]?.detail).toContain('"the system nft will become completely unusable"');
     expect(findings[0]?.detail).toContain('nft inside its own image, not the host’s');
+    expect(findings[0]?.detail).toContain(
+      'knftables checks that one (nft --version, refusing "nftables v0." and "v1.0.0", then an nft --check dry run)',
+    );
     expect(findings[0]?.detail).not.toContain('stand-in for a new enough host nft, and host tools');
     expect(findings[0]?.remedy).toContain('apt install nftables');
     expect(findings[0]?.remedy).toContain('kube-proxy itself does not use the host nft');

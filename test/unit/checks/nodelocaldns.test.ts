@@ -20,6 +20,7 @@ describe('nodelocaldns', () => {
     });
     expect(findings[0]?.detail).toContain('keeps working');
     expect(findings[0]?.detail).toContain('--cluster-dns on every kubelet');
+    expect(findings[0]?.detail).toContain('because kube-ipvs0 owns the kube-dns ClusterIP');
   });
 
   it('is fine with the two-address layout', () => {

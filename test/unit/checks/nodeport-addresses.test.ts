@@ -30,6 +30,9 @@ describe('nodeport-addresses', () => {
     );
     expect(f?.detail).toContain('ConfigMap kube-system/kube-proxy key config.conf');
     expect(f?.detail).toContain('PR #123105');
+    expect(f?.detail).toContain(
+      'nftables mode defaults to "primary", the node\'s first InternalIP (else ExternalIP) per family',
+    );
     expect(f?.remedy).toContain('nodePortAddresses: ["0.0.0.0/0", "::/0"]');
     expect(f?.remedy).toContain(
       'in the nftables KubeProxyConfiguration (the config-carryover fragment sets it), then',
