@@ -11,7 +11,9 @@ import { MemoryAuditLog } from '../adapters/audit/memory.js';
 import { RedisAuditLog } from '../adapters/audit/redis.js';
 import { MemoryDriftStore } from '../adapters/drift-store/memory.js';
 import { RedisDriftStore } from '../adapters/drift-store/redis.js';
+import { MemoryRunClaims } from '../adapters/run-store/memory-claims.js';
 import { MemoryRunStore } from '../adapters/run-store/memory.js';
+import { RedisRunClaims } from '../adapters/run-store/redis-claims.js';
 import { RedisRunStore } from '../adapters/run-store/redis.js';
 import type { AppConfig, ClusterConfig } from '../config.js';
 import { withDeadline } from '../core/deadline.js';
@@ -206,7 +208,10 @@ export function startExecution(options: ExecutionOptions): Execution {
           }),
       kind: 'in-process',
       ...(audit === undefined ? {} : { audit }),
-      runs: new Runs(engine, store, () => scheduler.idle()),
+      runs: new Runs(engine, store, {
+        idle: () => scheduler.idle(),
+        claims: new MemoryRunClaims(store),
+      }),
       checks: () => Promise.resolve({}),
       metricsText: () => Promise.resolve(''),
       resume: (reason, filter) => resume(engine, reason, filter),
@@ -272,7 +277,7 @@ export function startExecution(options: ExecutionOptions): Execution {
         }),
     kind: 'bullmq',
     ...(audit === undefined ? {} : { audit }),
-    runs: new Runs(engine, store),
+    runs: new Runs(engine, store, { claims: new RedisRunClaims(storeRedis, config.queuePrefix) }),
     checks: async () => ({ redis: await redisCheck(workerRedis) }),
     metricsText: async () => await queue.exportPrometheusMetrics().catch(() => ''),
     resume: (reason, filter) => resume(engine, reason, filter),

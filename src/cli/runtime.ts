@@ -29,6 +29,7 @@ import { SlackRunObserver } from '../engine/observers/slack.js';
 import { planHashNow } from '../engine/plan-at-click.js';
 import { DefaultRunEnvironment } from '../engine/run-environment.js';
 import { registerInteractions } from '../interactions/register.js';
+import { messageLink } from '../views/already-running.js';
 import type { Runs } from '../engine/runs.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -122,6 +123,7 @@ async function start(
   const bolt =
     role === 'bot' ? createBoltApp(slack, identity, logger, overrides.webClientOptions) : undefined;
   if (bolt !== undefined) {
+    const teamUrl = identity.url;
     bolt.app.error((error) => {
       logger.error({ err: error }, 'unhandled error in a Slack listener');
       return Promise.resolve();
@@ -146,6 +148,9 @@ async function start(
         runStore: execution.runs.store,
         clock,
         ...(execution.audit === undefined ? {} : { audit: execution.audit }),
+        ...(teamUrl === undefined
+          ? {}
+          : { messageLink: (channel: string, ts: string) => messageLink(teamUrl, channel, ts) }),
       },
       logger,
       metrics,
