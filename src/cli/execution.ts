@@ -32,6 +32,7 @@ import type { Logger } from '../log.js';
 import type { RunState } from '../core/run-state.js';
 import type { ChatPort } from '../ports/chat.js';
 import type { Clock } from '../ports/clock.js';
+import type { Foreground } from '../ports/foreground.js';
 import type { ClusterDirectory } from '../ports/cluster.js';
 import type { AuditLog } from '../ports/audit-log.js';
 import type { DriftStore } from '../ports/drift-store.js';
@@ -104,6 +105,8 @@ export interface ExecutionOptions {
    * `log` overrides where (the terminal's Redis).
    */
   audit?: { retentionMs: number; log?: AuditLog };
+  /** The worker takes its next job only when no Slack request waits for its ack (bounded). */
+  foreground?: Foreground;
 }
 
 function engineFor(
@@ -248,6 +251,9 @@ export function startExecution(options: ExecutionOptions): Execution {
     logger,
     engine,
     ...(guard === undefined ? {} : { driftCheck: (cluster: string) => guard.check(cluster) }),
+    ...(options.foreground === undefined
+      ? {}
+      : { beforeJob: () => options.foreground?.quiet() ?? Promise.resolve() }),
   });
   worker.on('completed', (job) => metrics.jobs.inc({ job: job.name, outcome: 'completed' }));
   worker.on('failed', (job) =>

@@ -6,6 +6,7 @@
 import type { WebClientOptions } from '@slack/web-api';
 import { KubeClusterDirectory } from '../adapters/kubernetes/directory.js';
 import type { KubeClusterOptions } from '../adapters/kubernetes/cluster-client.js';
+import { RequestActivity } from '../adapters/http/request-activity.js';
 import { createHttpServer, listen } from '../adapters/http/server.js';
 import {
   MemorySeenRequests,
@@ -27,6 +28,7 @@ import type { DriftCheckResult } from '../engine/drift-guard.js';
 import { LogRunObserver } from '../engine/observers/log.js';
 import { SlackRunObserver } from '../engine/observers/slack.js';
 import { planHashNow } from '../engine/plan-at-click.js';
+import { foregroundFirstChat, foregroundFirstDirectory } from '../engine/foreground-first.js';
 import { DefaultRunEnvironment } from '../engine/run-environment.js';
 import { registerInteractions } from '../interactions/register.js';
 import { messageLink } from '../views/already-running.js';
@@ -98,8 +100,15 @@ async function start(
   }, SLACK_AUTH_RECHECK_MS);
   recheck.unref();
 
-  const chat = new SlackChat(client);
-  const clusters = overrides.clusters ?? new KubeClusterDirectory(config, logger, overrides.kube);
+  // Signed Slack requests until answered. Whatever can wait (a run's start after its ack, the
+  // worker's next job, every Kubernetes and Slack call of the work in flight) waits for a burst
+  // of them to have its acks: one event loop serves both.
+  const activity = new RequestActivity();
+  const chat = foregroundFirstChat(new SlackChat(client), activity);
+  const clusters = foregroundFirstDirectory(
+    overrides.clusters ?? new KubeClusterDirectory(config, logger, overrides.kube),
+    activity,
+  );
   const clock = overrides.clock ?? systemClock;
   // The Slack observer keeps message ts on runs through the engine it observes.
   const late: { runs?: Runs } = {};
@@ -117,6 +126,7 @@ async function start(
     observers: [slackObserver, new LogRunObserver(logger)],
     drift: { clusters: config.clusters, directory: clusters, chat },
     audit: { retentionMs: config.auditRetentionMs },
+    foreground: activity,
   });
   late.runs = execution.runs;
 
@@ -154,6 +164,7 @@ async function start(
       },
       logger,
       metrics,
+      foreground: activity,
     });
     registerUnhandledInteractions(bolt.app, logger);
     registerInteractions(bolt.app, {
@@ -165,6 +176,7 @@ async function start(
       ...(execution.drift === undefined ? {} : { drifts: execution.drift.store }),
       clock,
       logger,
+      foreground: activity,
     });
   }
 
@@ -193,6 +205,7 @@ async function start(
           },
           seen,
           logger,
+          activity,
         });
 
   const server = createHttpServer({

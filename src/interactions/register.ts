@@ -1,7 +1,8 @@
 /**
  * Registers the run buttons and the reject modal with Bolt. Every handler acks first (Slack
- * wants an answer within 3 seconds), then authorizes and acts; whatever goes wrong, the person
- * who clicked is told in one sentence, and nothing throws out of a handler.
+ * wants an answer within 3 seconds), lets the other requests of a burst have theirs, then
+ * authorizes and acts; whatever goes wrong, the person who clicked is told in one sentence, and
+ * nothing throws out of a handler.
  */
 import type { App, RespondFn } from '@slack/bolt';
 import { approveClick, type ClickOutcome } from './approve.js';
@@ -46,21 +47,26 @@ async function guarded(
 export function registerInteractions(app: App, deps: InteractionDeps): void {
   app.action(ACTION.approve, async ({ ack, body, respond }) => {
     await ack();
+    await deps.foreground?.quiet();
     await guarded(deps, viaResponseUrl(respond), 'approve', () => approveClick(deps, body));
   });
 
   app.action(ACTION.repairDrift, async ({ ack, body, respond }) => {
     await ack();
+    await deps.foreground?.quiet();
     await guarded(deps, viaResponseUrl(respond), 'repair', () => repairDriftClick(deps, body));
   });
 
   app.action(ACTION.rollback, async ({ ack, body, respond }) => {
     await ack();
+    await deps.foreground?.quiet();
     await guarded(deps, viaResponseUrl(respond), 'rollback', () => rollbackClick(deps, body));
   });
 
   app.action(ACTION.reject, async ({ ack, body, respond, client }) => {
     await ack();
+    await deps.foreground?.quiet();
+    await deps.foreground?.quiet();
     await guarded(deps, viaResponseUrl(respond), 'reject', async () => {
       const result = await rejectClick(deps, body);
       if ('reply' in result) return result;
@@ -76,6 +82,7 @@ export function registerInteractions(app: App, deps: InteractionDeps): void {
       return;
     }
     await ack();
+    await deps.foreground?.quiet();
     if ('invalid' in form) {
       deps.logger.info({ why: form.invalid }, 'reject form ignored');
       return;

@@ -10,6 +10,7 @@ import type { RunRequest } from '../engine/runs.js';
 import type { SignalResult } from '../engine/run-engine.js';
 import type { Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
+import type { Foreground } from '../ports/foreground.js';
 import type { DriftStore } from '../ports/drift-store.js';
 
 /** The engine as the handlers use it. */
@@ -39,4 +40,6 @@ export interface InteractionDeps {
   drifts?: DriftStore;
   clock: Clock;
   logger: Logger;
+  /** The work after an ack waits for the other requests' acks (a burst answers first). */
+  foreground?: Foreground;
 }
