@@ -244,19 +244,23 @@ export function startExecution(options: ExecutionOptions): Execution {
   const engine = engineFor(options, store, new BullmqScheduler(queue), audit);
   const driftStore = new RedisDriftStore(storeRedis, config.queuePrefix);
   const guard = driftGuard(options, store, driftStore);
-  const worker = createRunWorker({
-    connection: workerRedis,
-    prefix: config.queuePrefix,
-    concurrency: config.workerConcurrency,
-    logger,
-    engine,
-    ...(guard === undefined ? {} : { driftCheck: (cluster: string) => guard.check(cluster) }),
-    ...(options.foreground === undefined
-      ? {}
-      : { beforeJob: () => options.foreground?.quiet() ?? Promise.resolve() }),
-  });
-  worker.on('completed', (job) => metrics.jobs.inc({ job: job.name, outcome: 'completed' }));
-  worker.on('failed', (job) =>
+  // Concurrency 0: a bot that only answers Slack and enqueues; worker processes run the jobs.
+  const worker =
+    config.workerConcurrency === 0
+      ? undefined
+      : createRunWorker({
+          connection: workerRedis,
+          prefix: config.queuePrefix,
+          concurrency: config.workerConcurrency,
+          logger,
+          engine,
+          ...(guard === undefined ? {} : { driftCheck: (cluster: string) => guard.check(cluster) }),
+          ...(options.foreground === undefined
+            ? {}
+            : { beforeJob: () => options.foreground?.quiet() ?? Promise.resolve() }),
+        });
+  worker?.on('completed', (job) => metrics.jobs.inc({ job: job.name, outcome: 'completed' }));
+  worker?.on('failed', (job) =>
     metrics.jobs.inc({ job: job?.name ?? 'unknown', outcome: 'failed' }),
   );
 
@@ -290,7 +294,10 @@ export function startExecution(options: ExecutionOptions): Execution {
     stop: async (graceMs) => {
       // Steps in flight get the grace period to finish; after it they are handed back (their
       // jobs stall and another worker, or this one's successor, resumes the run).
-      if (!(await closeStep(logger, 'worker', graceMs, () => worker.close()))) {
+      if (
+        worker !== undefined &&
+        !(await closeStep(logger, 'worker', graceMs, () => worker.close()))
+      ) {
         logger.warn({ graceMs }, 'steps still running at the deadline; handing them back');
         engine.stop();
         await closeStep(logger, 'worker (forced)', CLOSE_STEP_MS, () => worker.close(true));
