@@ -23,6 +23,7 @@ import { RUNS_QUEUE } from '../engine/jobs.js';
 import { LocalScheduler } from '../engine/local-scheduler.js';
 import type { RunObserver } from '../engine/observer.js';
 import { ownerIdentity } from '../engine/owner.js';
+import { foregroundFirstStore } from '../engine/foreground-first.js';
 import { RunEngine, type StepScheduler } from '../engine/run-engine.js';
 import type { RunEnvironment } from '../engine/run-environment.js';
 import { Runs } from '../engine/runs.js';
@@ -241,7 +242,12 @@ export function startExecution(options: ExecutionOptions): Execution {
       ? undefined
       : (options.audit.log ??
         new RedisAuditLog(storeRedis, config.queuePrefix, options.audit.retentionMs));
-  const engine = engineFor(options, store, new BullmqScheduler(queue), audit);
+  const engine = engineFor(
+    options,
+    options.foreground === undefined ? store : foregroundFirstStore(store, options.foreground),
+    new BullmqScheduler(queue),
+    audit,
+  );
   const driftStore = new RedisDriftStore(storeRedis, config.queuePrefix);
   const guard = driftGuard(options, store, driftStore);
   // Concurrency 0: a bot that only answers Slack and enqueues; worker processes run the jobs.

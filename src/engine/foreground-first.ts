@@ -4,12 +4,14 @@
  * with Bolt: without this, the steps in flight (Kubernetes reads and their parsing, probe
  * commands, status-card edits) take turns with a burst of commands and stretch its acks; with
  * it they pause for the burst, which lasts a fraction of a second. Responses already on their
- * way are still read; the lock's renewal, every third of its lease, waits at most the bound.
+ * way are still read; the lock's renewal, every third of its lease, waits at most the bound, as
+ * does the run's heartbeat (every third of its TTL).
  */
 import type { ChatPort } from '../ports/chat.js';
 import type { ClusterDirectory, ClusterPort } from '../ports/cluster.js';
 import type { Foreground } from '../ports/foreground.js';
 import type { NodeShell } from '../ports/node-shell.js';
+import type { RunStore } from '../ports/run-store.js';
 
 function after<A extends unknown[], R>(
   foreground: Foreground,
@@ -89,5 +91,19 @@ export function foregroundFirstDirectory(
       return client;
     },
     nodeShell: (name, runId) => foregroundFirstShell(directory.nodeShell(name, runId), fg),
+  };
+}
+
+/** The engine's saves and reads: a pre-flight's state holds its whole report, so each costs. */
+export function foregroundFirstStore(store: RunStore, fg: Foreground): RunStore {
+  return {
+    description: store.description,
+    create: after(fg, (state: Parameters<RunStore['create']>[0]) => store.create(state)),
+    get: after(fg, (id: string) => store.get(id)),
+    save: after(fg, (state: Parameters<RunStore['save']>[0]) => store.save(state)),
+    list: after(fg, (query?: Parameters<RunStore['list']>[0]) => store.list(query)),
+    beat: after(fg, (id: string, owner: string, ttlMs: number) => store.beat(id, owner, ttlMs)),
+    owner: after(fg, (id: string) => store.owner(id)),
+    close: () => store.close(),
   };
 }
