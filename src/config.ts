@@ -64,7 +64,8 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-zA-Z0-9_-]+$/, { error: 'may hold only letters, digits, - and _' })
     .default('proxy-migrate'),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** 0 (bot only): no in-process worker; `proxy-migrate worker` processes run the jobs. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(4),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
   /** How long the audit trail is kept (trimmed by time, never by count). */
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(400),
@@ -279,6 +280,11 @@ function envProblems(env: z.infer<typeof envSchema>, role: ConfigRole): string[]
   const problems: string[] = [];
   if (env.SLACK_BOT_TOKEN === undefined) {
     problems.push('SLACK_BOT_TOKEN: required; the Bot User OAuth Token (xoxb-…) of the Slack app');
+  }
+  if (role === 'worker' && env.WORKER_CONCURRENCY === 0) {
+    problems.push(
+      'WORKER_CONCURRENCY: must be at least 1 for a worker (0 is for a bot whose jobs run in `proxy-migrate worker` processes)',
+    );
   }
   if (role === 'bot' && env.SLACK_APP_TOKEN === undefined && !env.SLACK_SIGNING_SECRET) {
     problems.push(

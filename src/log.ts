@@ -44,7 +44,10 @@ export function scrubSecrets(text: string): string {
 
 export interface LoggerOptions {
   level: LogLevel;
-  /** Where lines go; defaults to stdout. Tests pass a stream to read what was logged. */
+  /**
+   * Where lines go; defaults to stdout, written asynchronously. Tests pass a stream to read what
+   * was logged.
+   */
   destination?: DestinationStream;
   base?: Record<string, unknown>;
 }
@@ -76,6 +79,17 @@ export function createLogger(options: LoggerOptions): Logger {
         },
       },
     },
-    options.destination,
+    options.destination ?? stdoutAsync(),
   );
+}
+
+/**
+ * stdout without blocking the event loop: pino's default writes each line synchronously, which
+ * under a burst of Slack requests put a write(2) per log line (three a request) between one ack
+ * and the next, and blocks outright when the pipe to the container runtime is full. Lines written
+ * while a write is in flight go out together in the next one; pino flushes what is left when the
+ * process exits.
+ */
+function stdoutAsync(): DestinationStream {
+  return pino.destination({ dest: 1, sync: false });
 }

@@ -11,7 +11,9 @@ import { MemoryAuditLog } from '../adapters/audit/memory.js';
 import { RedisAuditLog } from '../adapters/audit/redis.js';
 import { MemoryDriftStore } from '../adapters/drift-store/memory.js';
 import { RedisDriftStore } from '../adapters/drift-store/redis.js';
+import { MemoryRunClaims } from '../adapters/run-store/memory-claims.js';
 import { MemoryRunStore } from '../adapters/run-store/memory.js';
+import { RedisRunClaims } from '../adapters/run-store/redis-claims.js';
 import { RedisRunStore } from '../adapters/run-store/redis.js';
 import type { AppConfig, ClusterConfig } from '../config.js';
 import { withDeadline } from '../core/deadline.js';
@@ -21,6 +23,7 @@ import { RUNS_QUEUE } from '../engine/jobs.js';
 import { LocalScheduler } from '../engine/local-scheduler.js';
 import type { RunObserver } from '../engine/observer.js';
 import { ownerIdentity } from '../engine/owner.js';
+import { foregroundFirstStore } from '../engine/foreground-first.js';
 import { RunEngine, type StepScheduler } from '../engine/run-engine.js';
 import type { RunEnvironment } from '../engine/run-environment.js';
 import { Runs } from '../engine/runs.js';
@@ -30,6 +33,7 @@ import type { Logger } from '../log.js';
 import type { RunState } from '../core/run-state.js';
 import type { ChatPort } from '../ports/chat.js';
 import type { Clock } from '../ports/clock.js';
+import type { Foreground } from '../ports/foreground.js';
 import type { ClusterDirectory } from '../ports/cluster.js';
 import type { AuditLog } from '../ports/audit-log.js';
 import type { DriftStore } from '../ports/drift-store.js';
@@ -103,6 +107,8 @@ export interface ExecutionOptions {
    * `log` overrides where (the terminal's Redis).
    */
   audit?: { retentionMs: number; log?: AuditLog };
+  /** The worker takes its next job only when no Slack request waits for its ack (bounded). */
+  foreground?: Foreground;
 }
 
 function engineFor(
@@ -215,7 +221,10 @@ export function startExecution(options: ExecutionOptions): Execution {
           }),
       kind: 'in-process',
       ...(audit === undefined ? {} : { audit }),
-      runs: new Runs(engine, store, () => scheduler.idle()),
+      runs: new Runs(engine, store, {
+        idle: () => scheduler.idle(),
+        claims: new MemoryRunClaims(store),
+      }),
       checks: () => Promise.resolve({}),
       metricsText: () => Promise.resolve(''),
       resume: (reason, filter) => resume(engine, reason, filter),
@@ -242,21 +251,33 @@ export function startExecution(options: ExecutionOptions): Execution {
       ? undefined
       : (options.audit.log ??
         new RedisAuditLog(storeRedis, config.queuePrefix, options.audit.retentionMs));
-  const engine = engineFor(options, store, new BullmqScheduler(queue), audit);
+  const engine = engineFor(
+    options,
+    options.foreground === undefined ? store : foregroundFirstStore(store, options.foreground),
+    new BullmqScheduler(queue),
+    audit,
+  );
   const driftStore = new RedisDriftStore(storeRedis, config.queuePrefix);
   const guard = driftGuard(options, store, driftStore);
-  const worker = createRunWorker({
-    connection: workerRedis,
-    prefix: config.queuePrefix,
-    concurrency: config.workerConcurrency,
-    logger,
-    engine,
-    ...(guard === undefined ? {} : { driftCheck: (cluster: string) => guard.check(cluster) }),
-  });
-  worker.on('completed', (job) =>
+  // Concurrency 0: a bot that only answers Slack and enqueues; worker processes run the jobs.
+  const worker =
+    config.workerConcurrency === 0
+      ? undefined
+      : createRunWorker({
+          connection: workerRedis,
+          prefix: config.queuePrefix,
+          concurrency: config.workerConcurrency,
+          logger,
+          engine,
+          ...(guard === undefined ? {} : { driftCheck: (cluster: string) => guard.check(cluster) }),
+          ...(options.foreground === undefined
+            ? {}
+            : { beforeJob: () => options.foreground?.quiet() ?? Promise.resolve() }),
+        });
+  worker?.on('completed', (job) =>
     metrics.queueJobs.inc({ queue_job: job.name, outcome: 'completed' }),
   );
-  worker.on('failed', (job) =>
+  worker?.on('failed', (job) =>
     metrics.queueJobs.inc({ queue_job: job?.name ?? 'unknown', outcome: 'failed' }),
   );
 
@@ -283,14 +304,17 @@ export function startExecution(options: ExecutionOptions): Execution {
         }),
     kind: 'bullmq',
     ...(audit === undefined ? {} : { audit }),
-    runs: new Runs(engine, store),
+    runs: new Runs(engine, store, { claims: new RedisRunClaims(storeRedis, config.queuePrefix) }),
     checks: async () => ({ redis: await redisCheck(workerRedis) }),
     metricsText: async () => await queue.exportPrometheusMetrics().catch(() => ''),
     resume: (reason, filter) => resume(engine, reason, filter),
     stop: async (graceMs) => {
       // Steps in flight get the grace period to finish; after it they are handed back (their
       // jobs stall and another worker, or this one's successor, resumes the run).
-      if (!(await closeStep(logger, 'worker', graceMs, () => worker.close()))) {
+      if (
+        worker !== undefined &&
+        !(await closeStep(logger, 'worker', graceMs, () => worker.close()))
+      ) {
         logger.warn({ graceMs }, 'steps still running at the deadline; handing them back');
         engine.stop();
         await closeStep(logger, 'worker (forced)', CLOSE_STEP_MS, () => worker.close(true));

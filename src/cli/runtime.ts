@@ -6,6 +6,7 @@
 import type { WebClientOptions } from '@slack/web-api';
 import { KubeClusterDirectory } from '../adapters/kubernetes/directory.js';
 import type { KubeClusterOptions } from '../adapters/kubernetes/cluster-client.js';
+import { RequestActivity } from '../adapters/http/request-activity.js';
 import { createHttpServer, listen } from '../adapters/http/server.js';
 import {
   MemorySeenRequests,
@@ -33,8 +34,10 @@ import type { DriftCheckResult } from '../engine/drift-guard.js';
 import { LogRunObserver } from '../engine/observers/log.js';
 import { SlackRunObserver } from '../engine/observers/slack.js';
 import { planHashNow } from '../engine/plan-at-click.js';
+import { foregroundFirstChat, foregroundFirstDirectory } from '../engine/foreground-first.js';
 import { DefaultRunEnvironment } from '../engine/run-environment.js';
 import { registerInteractions } from '../interactions/register.js';
+import { messageLink } from '../views/already-running.js';
 import type { Runs } from '../engine/runs.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -105,18 +108,25 @@ async function start(
   }, SLACK_AUTH_RECHECK_MS);
   recheck.unref();
 
-  const chat = new SlackChat(createChatClient(slack, logger, overrides.webClientOptions), {
+  // Signed Slack requests until answered. Whatever can wait (a run's start after its ack, the
+  // worker's next job, every Kubernetes and Slack call of the work in flight) waits for a burst
+  // of them to have its acks: one event loop serves both.
+  const activity = new RequestActivity();
+  const slackChat = new SlackChat(createChatClient(slack, logger, overrides.webClientOptions), {
     logger,
     metrics,
     ...(overrides.slackPace === undefined ? {} : { pace: overrides.slackPace }),
   });
-  const clusters =
+  const chat = foregroundFirstChat(slackChat, activity);
+  const clusters = foregroundFirstDirectory(
     overrides.clusters ??
-    new KubeClusterDirectory(config, logger, {
-      ...overrides.kube,
-      onResponse: (verb, status) =>
-        metrics.kubernetesRequests.inc({ verb, code: statusClass(status) }),
-    });
+      new KubeClusterDirectory(config, logger, {
+        ...overrides.kube,
+        onResponse: (verb, status) =>
+          metrics.kubernetesRequests.inc({ verb, code: statusClass(status) }),
+      }),
+    activity,
+  );
   const clock = overrides.clock ?? systemClock;
   // The Slack observer keeps message ts on runs through the engine it observes.
   const late: { runs?: Runs } = {};
@@ -134,12 +144,14 @@ async function start(
     observers: [slackObserver, new LogRunObserver(logger)],
     drift: { clusters: config.clusters, directory: clusters, chat },
     audit: { retentionMs: config.auditRetentionMs },
+    foreground: activity,
   });
   late.runs = execution.runs;
 
   const bolt =
     role === 'bot' ? createBoltApp(slack, identity, logger, overrides.webClientOptions) : undefined;
   if (bolt !== undefined) {
+    const teamUrl = identity.url;
     bolt.app.error((error) => {
       logger.error({ err: error }, 'unhandled error in a Slack listener');
       return Promise.resolve();
@@ -161,13 +173,17 @@ async function start(
         isApprover,
         directory: clusters,
         chat,
-        responseUrls: chat,
+        responseUrls: slackChat,
         runStore: execution.runs.store,
         clock,
         ...(execution.audit === undefined ? {} : { audit: execution.audit }),
+        ...(teamUrl === undefined
+          ? {}
+          : { messageLink: (channel: string, ts: string) => messageLink(teamUrl, channel, ts) }),
       },
       logger,
       metrics,
+      foreground: activity,
     });
     registerUnhandledInteractions(bolt.app, logger);
     registerInteractions(bolt.app, {
@@ -180,6 +196,7 @@ async function start(
       clock,
       logger,
       metrics,
+      foreground: activity,
     });
   }
 
@@ -208,6 +225,7 @@ async function start(
           },
           seen,
           logger,
+          activity,
         });
 
   const server = createHttpServer({

@@ -1,12 +1,14 @@
 /**
  * What `cutover` and `rollback` share: `<cluster> <node> [--dry-run]`, checked with pure code
- * before the ack; then the run is started and the person told where it will talk.
+ * before the ack; then the run is started (once for identical requests) and the person told
+ * where it will talk.
  */
 import { resolveCluster } from '../core/cluster-access.js';
 import type { ClusterConfig } from '../config.js';
 import type { RunKind } from '../core/runbook.js';
 import { AppError } from '../errors.js';
 import { context, escape, section } from '../views/blocks.js';
+import { startOnce } from './start-once.js';
 import type { VerbContext } from './types.js';
 
 /** A Node name is a DNS subdomain (RFC 1123), as the API server validates it. */
@@ -54,7 +56,7 @@ export async function startNodeRun(
     !dryRun &&
     !cluster.rollbackNeedsApproval &&
     (await ctx.services.isApprover?.(cluster, ctx.request.userId, ctx.request.teamId)) === true;
-  const runId = await ctx.services.runs.start({
+  const { runId, started } = await startOnce(ctx, cluster, {
     kind,
     cluster: cluster.name,
     node,
@@ -67,6 +69,7 @@ export async function startNodeRun(
       approvalTtlMs: cluster.approvalTtlMinutes * 60_000,
     },
   });
+  if (!started) return;
   if (ctx.request.responseUrl !== undefined) {
     ctx.services.responseUrls?.rememberResponseUrl(runId, ctx.request.responseUrl);
   }

@@ -1,7 +1,11 @@
-/** `/proxy-migrate preflight <cluster>`: queue a pre-flight; the worker posts the report. */
+/**
+ * `/proxy-migrate preflight <cluster>`: queue a pre-flight (one for any number of identical
+ * requests); the worker posts the report.
+ */
 import { resolveCluster } from '../core/cluster-access.js';
 import { AppError } from '../errors.js';
 import { context, escape, section } from '../views/blocks.js';
+import { startOnce } from './start-once.js';
 import { SLASH_COMMAND, type Verb } from './types.js';
 
 const usage = `${SLASH_COMMAND} preflight <cluster>`;
@@ -24,12 +28,13 @@ export const preflightVerb: Verb = {
       usage,
     );
     await ctx.ack();
-    const runId = await ctx.services.runs.start({
+    const { runId, started } = await startOnce(ctx, cluster, {
       kind: 'preflight',
       cluster: cluster.name,
       requester: { kind: 'slack', userId: ctx.request.userId, teamId: ctx.request.teamId },
       options: { autoRollback: false, dryRun: false, channel: ctx.request.channelId },
     });
+    if (!started) return;
     if (ctx.request.responseUrl !== undefined) {
       ctx.services.responseUrls?.rememberResponseUrl(runId, ctx.request.responseUrl);
     }

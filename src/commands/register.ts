@@ -4,6 +4,7 @@
  */
 import type { App, RespondArguments } from '@slack/bolt';
 import type { Metrics } from '../adapters/metrics.js';
+import type { Foreground } from '../ports/foreground.js';
 import { AppError, asAppError, type ErrorCode } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { ChatMessage } from '../ports/chat.js';
@@ -63,6 +64,8 @@ export interface CommandDeps {
   services: CommandServices;
   logger: Logger;
   metrics: Metrics;
+  /** The slow part after an ack waits for the other requests' acks (a burst answers first). */
+  foreground?: Foreground;
 }
 
 export function registerCommands(app: App, deps: CommandDeps): void {
@@ -70,12 +73,15 @@ export function registerCommands(app: App, deps: CommandDeps): void {
     const started = performance.now();
     const parsed = parseCommandText(command.text);
     const verbLabel = deps.verbs.some((v) => v.name === parsed.verb) ? parsed.verb : 'unknown';
-    const logger = deps.logger.child({
-      verb: verbLabel,
-      user: command.user_id,
-      team: command.team_id,
-      channel: command.channel_id,
-    });
+    // Made when first used, mostly after the ack: a child logger costs on every request.
+    let child: Logger | undefined;
+    const log = (): Logger =>
+      (child ??= deps.logger.child({
+        verb: verbLabel,
+        user: command.user_id,
+        team: command.team_id,
+        channel: command.channel_id,
+      }));
     let acked = false;
     const ctx: VerbContext = {
       args: parsed.args,
@@ -86,7 +92,9 @@ export function registerCommands(app: App, deps: CommandDeps): void {
         ...(command.response_url === '' ? {} : { responseUrl: command.response_url }),
       },
       services: deps.services,
-      logger,
+      get logger() {
+        return log();
+      },
       ack: async (message) => {
         acked = true;
         await (message === undefined ? ack() : ack(ephemeral(message)));
@@ -94,6 +102,7 @@ export function registerCommands(app: App, deps: CommandDeps): void {
           { verb: verbLabel },
           (performance.now() - started) / 1000,
         );
+        await deps.foreground?.quiet();
       },
       respond: async (message) => {
         try {
@@ -101,11 +110,11 @@ export function registerCommands(app: App, deps: CommandDeps): void {
         } catch (error) {
           // response_url allows 5 uses in 30 minutes: past that (or expired) the answer is an
           // ephemeral message in the channel, which only the person sees too.
-          logger.info({ err: error }, 'response_url refused the reply; posting it in the channel');
+          log().info({ err: error }, 'response_url refused the reply; posting it in the channel');
           await deps.services.chat
             .postEphemeral(command.channel_id, command.user_id, message)
             .catch((fallbackError: unknown) =>
-              logger.warn({ err: fallbackError }, 'could not answer the command at all'),
+              log().warn({ err: fallbackError }, 'could not answer the command at all'),
             );
         }
       },
@@ -121,8 +130,8 @@ export function registerCommands(app: App, deps: CommandDeps): void {
         verb: verbLabel,
         outcome: userError ? 'rejected' : 'failed',
       });
-      if (userError) logger.info({ code: appError.code }, 'command rejected');
-      else logger.error({ err: appError, code: appError.code }, 'command failed');
+      if (userError) log().info({ code: appError.code }, 'command rejected');
+      else log().error({ err: appError, code: appError.code }, 'command failed');
       await (acked ? ctx.respond(errorReply(appError)) : ctx.ack(errorReply(appError)));
     }
   });

@@ -3,7 +3,7 @@
  * (within Slack's 3 seconds, before any Redis or Kubernetes call), then does its slow work.
  */
 import type { AppConfig, ClusterConfig } from '../config.js';
-import type { RunRequest } from '../engine/runs.js';
+import type { RunRequest, StartOnce } from '../engine/runs.js';
 import type { Logger } from '../log.js';
 import type { ChatMessage, ChatPort } from '../ports/chat.js';
 import type { AuditLog } from '../ports/audit-log.js';
@@ -16,7 +16,13 @@ export const SLASH_COMMAND = '/proxy-migrate';
 /** The slow side of the bot, as verbs see it; tests and the demo can pass their own. */
 export interface CommandServices {
   config: Pick<AppConfig, 'clusters'>;
-  runs: { start(request: RunRequest): Promise<string> };
+  runs: {
+    start(request: RunRequest): Promise<string>;
+    /** Starts the run unless one for the same request (`key`) has not ended. */
+    startOnce(request: RunRequest, key: string): Promise<StartOnce>;
+  };
+  /** The permalink of a message the bot posted (the workspace's URL from auth.test). */
+  messageLink?(channel: string, ts: string): string;
   /**
    * Whether a user of the home team is an approver of the cluster (its users and user groups):
    * an approver's `rollback` needs no second approval. Absent: every rollback asks for one.
@@ -51,7 +57,10 @@ export interface VerbContext {
   request: VerbRequest;
   services: CommandServices;
   logger: Logger;
-  /** Acknowledge the command; a message here is shown only to the person who typed it. */
+  /**
+   * Acknowledge the command; a message here is shown only to the person who typed it. Resolves
+   * once the bot may do the slow part: when no other request waits for its ack (bounded).
+   */
   ack(message?: ChatMessage): Promise<void>;
   /** After ack: another message only the person who typed the command sees. */
   respond(message: ChatMessage): Promise<void>;

@@ -16,6 +16,11 @@ export interface RunWorkerOptions {
   logger: Logger;
   /** Runs a cluster's drift check (the `drift-check` job); absent: such jobs do nothing. */
   driftCheck?: (cluster: string) => Promise<unknown>;
+  /**
+   * Awaited before each job starts: in the bot's process, until the Slack requests of a burst
+   * have their acks, so taking the next job never competes with them for the event loop.
+   */
+  beforeJob?: () => Promise<void>;
 }
 
 async function dispatch(job: Job, options: RunWorkerOptions): Promise<void> {
@@ -42,14 +47,21 @@ async function dispatch(job: Job, options: RunWorkerOptions): Promise<void> {
 }
 
 export function createRunWorker(options: RunWorkerOptions): Worker {
-  const worker = new Worker(RUNS_QUEUE, (job: Job) => dispatch(job, options), {
-    connection: options.connection,
-    prefix: options.prefix,
-    concurrency: options.concurrency,
-    // BullMQ keeps per-minute completed/failed counts only when asked; without them the
-    // queue's bullmq_job_completed_total and bullmq_job_failed_total stay at 0.
-    metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
-  });
+  const worker = new Worker(
+    RUNS_QUEUE,
+    async (job: Job) => {
+      await options.beforeJob?.();
+      return dispatch(job, options);
+    },
+    {
+      connection: options.connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency,
+      // BullMQ keeps per-minute completed/failed counts only when asked; without them the
+      // queue's bullmq_job_completed_total and bullmq_job_failed_total stay at 0.
+      metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
+    },
+  );
   worker.on('failed', (job, error) => {
     options.logger.error(
       { jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err: error },

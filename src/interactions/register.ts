@@ -1,7 +1,8 @@
 /**
  * Registers the run buttons and the reject modal with Bolt. Every handler acks first (Slack
- * wants an answer within 3 seconds), then authorizes and acts; whatever goes wrong, the person
- * who clicked is told in one sentence, and nothing throws out of a handler.
+ * wants an answer within 3 seconds), lets the other requests of a burst have theirs, then
+ * authorizes and acts; whatever goes wrong, the person who clicked is told in one sentence, and
+ * nothing throws out of a handler.
  */
 import type { App, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
@@ -78,6 +79,7 @@ async function guarded(
 export function registerInteractions(app: App, deps: InteractionDeps): void {
   app.action(ACTION.approve, async ({ ack, body, respond, client }) => {
     await ack();
+    await deps.foreground?.quiet();
     await guarded(deps, viaResponseUrl(respond, client, body), 'approve', () =>
       approveClick(deps, body),
     );
@@ -85,6 +87,7 @@ export function registerInteractions(app: App, deps: InteractionDeps): void {
 
   app.action(ACTION.repairDrift, async ({ ack, body, respond, client }) => {
     await ack();
+    await deps.foreground?.quiet();
     await guarded(deps, viaResponseUrl(respond, client, body), 'repair', () =>
       repairDriftClick(deps, body),
     );
@@ -92,6 +95,7 @@ export function registerInteractions(app: App, deps: InteractionDeps): void {
 
   app.action(ACTION.rollback, async ({ ack, body, respond, client }) => {
     await ack();
+    await deps.foreground?.quiet();
     await guarded(deps, viaResponseUrl(respond, client, body), 'rollback', () =>
       rollbackClick(deps, body),
     );
@@ -99,6 +103,7 @@ export function registerInteractions(app: App, deps: InteractionDeps): void {
 
   app.action(ACTION.reject, async ({ ack, body, respond, client }) => {
     await ack();
+    await deps.foreground?.quiet();
     await guarded(deps, viaResponseUrl(respond, client, body), 'reject', async () => {
       const result = await rejectClick(deps, body);
       if ('reply' in result) return result;
@@ -126,6 +131,7 @@ export function registerInteractions(app: App, deps: InteractionDeps): void {
       return;
     }
     await ack();
+    await deps.foreground?.quiet();
     // A modal has no response_url: the answer is an ephemeral message in the run's channel.
     const tell: Tell = (text) =>
       client.chat.postEphemeral({ channel: form.metadata.channelId, user: form.userId, text });

@@ -11,6 +11,7 @@ import type { RunRequest } from '../engine/runs.js';
 import type { SignalResult } from '../engine/run-engine.js';
 import type { Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
+import type { Foreground } from '../ports/foreground.js';
 import type { DriftStore } from '../ports/drift-store.js';
 
 /** The engine as the handlers use it. */
@@ -42,4 +43,6 @@ export interface InteractionDeps {
   logger: Logger;
   /** Refused clicks by button and reason code; absent in tests that do not count them. */
   metrics?: Pick<Metrics, 'clickRefusals'>;
+  /** The work after an ack waits for the other requests' acks (a burst answers first). */
+  foreground?: Foreground;
 }

@@ -91,6 +91,14 @@ describe('loadConfig', () => {
     ).toMatchObject({ appToken: 'xapp-1' });
   });
 
+  it('lets a bot run without an in-process worker, but not a worker without one', () => {
+    const env = { ...goodEnv, WORKER_CONCURRENCY: '0' };
+    expect(loadConfig(env, 'bot', () => clustersYaml).workerConcurrency).toBe(0);
+    expect(problemsOf(() => loadConfig(env, 'worker', () => clustersYaml))).toEqual([
+      expect.stringMatching(/^WORKER_CONCURRENCY: must be at least 1 for a worker/),
+    ]);
+  });
+
   it('takes SLACK_APP_ID when set and checks its shape; unset, there is none', () => {
     const load = (env: Record<string, string>) =>
       loadConfig({ ...goodEnv, ...env }, 'bot', () => clustersYaml);

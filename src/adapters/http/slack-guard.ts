@@ -9,6 +9,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { withDeadline } from '../../core/deadline.js';
 import type { Logger } from '../../log.js';
+import type { RequestActivity } from './request-activity.js';
 import type { SeenRequests } from './seen-requests.js';
 import {
   checkOrigin,
@@ -34,6 +35,11 @@ export interface SlackGuardOptions {
   logger: Logger;
   bodyLimitBytes?: number;
   nowMs?: () => number;
+  /**
+   * Counts each signed request until it is answered. Only signed ones: a stranger's slow or
+   * forged request must not hold back the work that waits for the count to drop.
+   */
+  activity?: RequestActivity;
 }
 
 /** Bolt reuses a body already read when it sits here (its BufferedIncomingMessage). */
@@ -165,6 +171,7 @@ export function guardSlackListener(
       refuse(req, res, unsigned);
       return;
     }
+    options.activity?.track(res);
 
     // checkSignature saw both headers as single strings.
     const id = requestId(String(timestamp), String(signature));

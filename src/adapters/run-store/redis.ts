@@ -26,7 +26,11 @@ redis.call('HSET', KEYS[1], 'version', ARGV[2], 'data', ARGV[3])
 if ARGV[5] == '1' then redis.call('SADD', KEYS[2], ARGV[4]) else redis.call('SREM', KEYS[2], ARGV[4]) end
 return -2`;
 
-function unavailable(cause: unknown): AppError {
+/** The keys of one run and of the set of active runs, under `<prefix>:store:`. */
+export const runKey = (prefix: string, id: string): string => `${prefix}:store:run:${id}`;
+export const activeRunsKey = (prefix: string): string => `${prefix}:store:active`;
+
+export function unavailable(cause: unknown): AppError {
   return new AppError('RUN_STORE_UNAVAILABLE', 'Run state could not be read or saved in Redis.', {
     remedy: 'Check Redis (REDIS_URL) and the bot’s /readyz; the run resumes when Redis answers.',
     retryable: true,
@@ -46,7 +50,7 @@ export class RedisRunStore implements RunStore {
 
   // Under `<prefix>:store:`, apart from BullMQ's `<prefix>:runs:*` queue keys.
   private key(id: string): string {
-    return `${this.prefix}:store:run:${id}`;
+    return runKey(this.prefix, id);
   }
 
   private get index(): string {
@@ -58,7 +62,7 @@ export class RedisRunStore implements RunStore {
   }
 
   private get activeSet(): string {
-    return `${this.prefix}:store:active`;
+    return activeRunsKey(this.prefix);
   }
 
   async create(state: RunState): Promise<RunState> {

@@ -22,6 +22,8 @@ export interface SlackIdentity {
   team: string;
   /** The Enterprise Grid org the workspace belongs to, when it does. */
   enterpriseId?: string;
+  /** The workspace's URL (`https://<name>.slack.com/`), for links to messages. */
+  url?: string;
 }
 
 function clientOptions(
@@ -94,6 +96,7 @@ export async function verifySlackAuth(client: WebClient): Promise<SlackIdentity>
     ...(typeof result.enterprise_id === 'string' && result.enterprise_id !== ''
       ? { enterpriseId: result.enterprise_id }
       : {}),
+    ...(typeof result.url === 'string' && result.url !== '' ? { url: result.url } : {}),
   };
 }
 

@@ -22,11 +22,17 @@ function format(parts: unknown[]): string {
 
 export function slackLogger(logger: Logger, name = 'slack'): SlackLogger {
   let child = logger.child({ component: name });
+  // Bolt logs a few debug lines per request: a disabled level costs no formatting.
+  const at =
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
+    (...parts: unknown[]): void => {
+      if (child.isLevelEnabled(level)) child[level](format(parts));
+    };
   return {
-    debug: (...parts: unknown[]) => child.debug(format(parts)),
-    info: (...parts: unknown[]) => child.info(format(parts)),
-    warn: (...parts: unknown[]) => child.warn(format(parts)),
-    error: (...parts: unknown[]) => child.error(format(parts)),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
     // Our own LOG_LEVEL governs; Bolt's attempts to change it are ignored on purpose.
     setLevel: () => undefined,
     getLevel: () => {

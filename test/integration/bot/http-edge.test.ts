@@ -646,7 +646,10 @@ describe('the HTTP edge', () => {
       verbs: broken,
       services: {
         config: { clusters: [] },
-        runs: { start: () => Promise.resolve('x') },
+        runs: {
+          start: () => Promise.resolve('x'),
+          startOnce: () => Promise.resolve({ runId: 'x', started: true }),
+        },
         directory: new KubeClusterDirectory(h.config, h.log.logger),
         chat: new SlackChat(createWebClient(slackConfig, h.log.logger)),
         runStore: new MemoryRunStore(),
