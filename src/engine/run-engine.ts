@@ -19,6 +19,7 @@ import type { RunObserver } from './observer.js';
 import type { RunEnvironment } from './run-environment.js';
 import { OWNER_TTL_MS, ownerGone } from './owner.js';
 import type { StepContext, StepExecutor, StepOutcome } from './step-context.js';
+import { whileRedisDown } from './while-redis-down.js';
 
 /** How effects that happen later reach the engine: BullMQ jobs, or timers in this process. */
 export interface StepScheduler {
@@ -161,11 +162,10 @@ export class RunEngine {
     for (const effect of effects) {
       switch (effect.type) {
         case 'execute':
-          await this.o.scheduler.execute(
-            state.id,
-            effect.stepId,
-            state.version,
-            effect.delayMs ?? 0,
+          // The state is saved: its step must get a job even if Redis blinked since (job ids
+          // carry the version, so asking again adds one job).
+          await whileRedisDown(() =>
+            this.o.scheduler.execute(state.id, effect.stepId, state.version, effect.delayMs ?? 0),
           );
           break;
         case 'request-approval':
@@ -174,10 +174,12 @@ export class RunEngine {
           await this.tell(state, (o) => o.approvalRequested(state));
           break;
         case 'schedule-expiry':
-          await this.o.scheduler.signalAt(
-            state.id,
-            { type: 'expired', at: effect.at },
-            new Date(effect.at),
+          await whileRedisDown(() =>
+            this.o.scheduler.signalAt(
+              state.id,
+              { type: 'expired', at: effect.at },
+              new Date(effect.at),
+            ),
           );
           break;
         case 'finished':

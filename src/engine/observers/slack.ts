@@ -12,6 +12,7 @@ import { approvalCard } from '../../views/approval-card.js';
 import { evidenceReport, resultReply } from '../../views/run-result-reply.js';
 import { runCard } from '../../views/run-card.js';
 import type { RunObserver, StepProgress } from '../observer.js';
+import { whileRedisDown } from '../while-redis-down.js';
 
 const MIN_GAP_MS = 1_000;
 /** Progress edits are rarer than step edits; the first comes only after this long. */
@@ -120,7 +121,8 @@ export class SlackRunObserver implements RunObserver {
     const { ts } = await this.chat.post(target.channel, approvalCard(state, this.settings(state)), {
       threadTs: target.ts,
     });
-    await this.options.record(state.id, { approvalTs: ts });
+    // Its buttons act only once the run knows this ts: keep it through a Redis restart.
+    await whileRedisDown(() => this.options.record(state.id, { approvalTs: ts }));
   }
 
   /** Edits the approval card to its decision (who, when, why), which also removes its buttons. */
@@ -152,11 +154,10 @@ export class SlackRunObserver implements RunObserver {
       });
       done = { ...done, reply: true };
       this.results.set(state.id, done);
-      await this.options
-        .record(state.id, { resultTs: ts })
-        .catch((error: unknown) =>
+      await whileRedisDown(() => this.options.record(state.id, { resultTs: ts })).catch(
+        (error: unknown) =>
           this.logger.warn({ err: error, runId: state.id }, 'could not keep the result ts'),
-        );
+      );
     }
     if (!done.file && state.evidence.length > 0) {
       await this.chat.uploadFile(target.channel, {
