@@ -8,6 +8,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { runMessages } from '../src/core/authorize.js';
 import type { RunState } from '../src/core/run-state.js';
 import { ACTION } from '../src/interactions/ids.js';
 import type { FakeMessage } from '../test/fakes/fake-slack.js';
@@ -24,6 +25,12 @@ export interface RedisSuiteOptions {
   fsync: Fsync;
   /** Also run one pre-flight on a Redis without persistence and report what it lost. */
   withoutPersistence: boolean;
+  /** The flows in order (the reduced suite fixes them); default a seeded random mix. */
+  kinds?: readonly FlowKind[];
+  /** How long one run may take to end before it counts as lost; default 120 s. */
+  runDeadlineMs?: number;
+  /** The twin's clock speed (pods start and stop faster); default 1. */
+  twinSpeed?: number;
   /** Where to write the bot's log lines at the end (to see why a run was lost). */
   logFile?: string;
   /** Progress lines (the suite's CLI prints them; tests keep quiet). */
@@ -115,7 +122,10 @@ class Flows {
   /** Run ids of the flow under way, as they become known (a failed flow keeps them). */
   current: string[] = [];
 
-  constructor(private readonly h: BotHarness) {}
+  constructor(
+    private readonly h: BotHarness,
+    private readonly runDeadlineMs = RUN_DEADLINE_MS,
+  ) {}
 
   private nextId(label: string): string {
     this.responses += 1;
@@ -155,6 +165,7 @@ class Flows {
 
   /** Clicks until `done` sees the click's effect; a click answered "unavailable" is sent again. */
   async click<T>(
+    runId: string,
     actionId: string,
     message: () => FakeMessage | undefined,
     userId: string,
@@ -164,6 +175,12 @@ class Flows {
       const target = await until(`message with ${actionId}`, REQUEST_DEADLINE_MS, () =>
         Promise.resolve(message()),
       );
+      // A person clicks once the bot has noted the message on the run (its buttons act only
+      // then); a click within the same millisecond as the post is refused WRONG_MESSAGE.
+      await until(`${actionId} message noted on ${runId}`, REQUEST_DEADLINE_MS, async () => {
+        const state = await this.get(runId);
+        return state !== undefined && runMessages(state).includes(target.ts) ? true : undefined;
+      });
       const id = this.nextId('click');
       await this.h.click(actionId, target, { userId, responseId: id });
       const outcome = await until(`effect of ${actionId}`, REQUEST_DEADLINE_MS, async () => {
@@ -185,7 +202,7 @@ class Flows {
   }
 
   ended(runId: string): Promise<RunState> {
-    return until(`run ${runId} to end`, RUN_DEADLINE_MS, async () => {
+    return until(`run ${runId} to end`, this.runDeadlineMs, async () => {
       const state = await this.get(runId);
       return state?.phase === 'done' ? state : undefined;
     });
@@ -215,12 +232,13 @@ class Flows {
         (m) => m.thread_ts === card.ts && JSON.stringify(m.blocks).includes(actionId),
       );
     };
-    await this.click(ACTION.approve, inThread(ACTION.approve), 'U0BOB', async () => {
+    await this.click(runId, ACTION.approve, inThread(ACTION.approve), 'U0BOB', async () => {
       const state = await this.get(runId);
       return (state?.approvals.length ?? 0) > 0 ? state : undefined;
     });
     await this.ended(runId);
     const rollback = await this.click(
+      runId,
       ACTION.rollback,
       inThread(ACTION.rollback),
       'U0ALICE',
@@ -303,14 +321,23 @@ export async function runRedisSuite(options: RedisSuiteOptions): Promise<RedisSu
   const redis = await startPrivateRedis({ persistence: { appendfsync: options.fsync } });
   const h = await startHarness({
     redisUrl: redis.url,
+    twinSpeed: options.twinSpeed ?? 1,
     clusterAExtra: '    verifyDeadlineSeconds: 20\n',
   });
   try {
-    const flows = new Flows(h);
+    const flows = new Flows(h, options.runDeadlineMs);
     // One flow of each kind without restarts: what every later flow must post, and how long it
     // takes (restarts land within that time).
+    const kinds = Array.from(
+      { length: options.runs },
+      (_, i): FlowKind => options.kinds?.[i] ?? (random() < 0.5 ? 'preflight' : 'cutover'),
+    );
     const baseline = new Map<FlowKind, { posts: string[]; ms: number }>();
-    for (const kind of ['preflight', 'cutover'] as const) {
+    const needed = new Set<FlowKind>([
+      ...kinds,
+      ...(options.withoutPersistence ? ['preflight' as const] : []),
+    ]);
+    for (const kind of (['preflight', 'cutover'] as const).filter((k) => needed.has(k))) {
       const t = performance.now();
       const ids = await runFlow(flows, kind);
       baseline.set(kind, { posts: postsOf(h, flows, ids), ms: performance.now() - t });
@@ -322,7 +349,7 @@ export async function runRedisSuite(options: RedisSuiteOptions): Promise<RedisSu
 
     const records: FlowRecord[] = [];
     for (let i = 0; i < options.runs; i++) {
-      const kind: FlowKind = random() < 0.5 ? 'preflight' : 'cutover';
+      const kind = kinds[i] ?? 'preflight';
       const expected = baseline.get(kind)?.ms ?? 5_000;
       // One or two restarts at random points of the flow, each down for 0.1–1.5 s.
       const plan: { at: number; signal: Signal; downMs: number }[] = Array.from(
