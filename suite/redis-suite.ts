@@ -351,11 +351,12 @@ export async function runRedisSuite(options: RedisSuiteOptions): Promise<RedisSu
     for (let i = 0; i < options.runs; i++) {
       const kind = kinds[i] ?? 'preflight';
       const expected = baseline.get(kind)?.ms ?? 5_000;
-      // One or two restarts at random points of the flow, each down for 0.1–1.5 s.
+      // One or two restarts at random points of the flow (within 80% of its undisturbed time,
+      // so they land before it ends), each down for 0.1–1.5 s.
       const plan: { at: number; signal: Signal; downMs: number }[] = Array.from(
         { length: random() < 0.5 ? 1 : 2 },
         (): { at: number; signal: Signal; downMs: number } => ({
-          at: random() * expected,
+          at: random() * expected * 0.8,
           signal: random() < 0.5 ? 'SIGTERM' : 'SIGKILL',
           downMs: 100 + random() * 1_400,
         }),

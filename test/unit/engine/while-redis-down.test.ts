@@ -5,6 +5,7 @@ import { AppError } from '../../../src/errors.js';
 const fast = { deadlineMs: 200, firstDelayMs: 5, maxDelayMs: 20 };
 const down = () =>
   new AppError('RUN_STORE_UNAVAILABLE', 'Run state could not be read or saved in Redis.', {
+    remedy: 'Check Redis.',
     retryable: true,
   });
 
@@ -21,7 +22,7 @@ describe('whileRedisDown', () => {
 
   it('does not retry an error that is not Redis being unreachable', async () => {
     let calls = 0;
-    const refused = new AppError('RUN_NOT_FOUND', 'No such run.', {});
+    const refused = new AppError('RUN_NOT_FOUND', 'No such run.', { remedy: 'Check the id.' });
     await expect(
       whileRedisDown(() => {
         calls += 1;
