@@ -317,8 +317,12 @@ export class RunEngine {
             })
           ).filter((r) => r.id !== runId),
         record: async (facts) => {
-          latest = (await this.commit(runId, () => ({ type: 'recorded', at: this.now(), facts })))
-            .state;
+          // Steps record what they just did outside (a message's ts, replies posted): losing
+          // that to a Redis restart would make the step's retry do it twice.
+          const recorded = await whileRedisDown(() =>
+            this.commit(runId, () => ({ type: 'recorded', at: this.now(), facts })),
+          );
+          latest = recorded.state;
         },
         apply: async (action, options) => {
           const result = await this.applyAction(runId, step.id, action, options, env, (s) => {
