@@ -88,6 +88,12 @@ export async function startPrivateRedis(options: RedisServerOptions = {}): Promi
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     proc.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // A test that times out or a suite that exits early must not leave this server behind.
+    const reap = (): void => {
+      proc.kill('SIGKILL');
+    };
+    process.once('exit', reap);
+    proc.once('exit', () => process.off('exit', reap));
     child = proc;
     exited = new Promise((resolve) =>
       proc.once('exit', () => {
