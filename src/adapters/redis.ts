@@ -1,22 +1,39 @@
 /**
  * Redis connections for BullMQ and the run store. Workers block on Redis and must retry forever
- * (`maxRetriesPerRequest: null`); producers on the Slack path fail after one reconnect attempt
- * instead, so a slash command whose run cannot start gets an answer within Slack's patience.
+ * (`maxRetriesPerRequest: null`, commands wait in the offline queue until Redis is back).
+ * Producers serve the Slack path and the metrics scrape, so they fail fast: commands queue only
+ * until the first connect; once the connection has been up, a command sent while it is down is
+ * refused at once (no offline queue), and a command Redis does not answer (a hung server, a
+ * dropped network path) fails after PRODUCER_COMMAND_TIMEOUT_MS. A slash command whose run cannot
+ * start is then answered QUEUE_UNAVAILABLE within a second or two, not after a reconnect loop.
  */
 import { Redis } from 'ioredis';
+import { withDeadline } from '../core/deadline.js';
 import type { Logger } from '../log.js';
 
 export type RedisPurpose = 'worker' | 'producer';
 
+/** A producer command Redis does not answer within this long fails (Slack waits for the reply). */
+export const PRODUCER_COMMAND_TIMEOUT_MS = 2_000;
+
 export function createRedis(url: string, purpose: RedisPurpose, logger: Logger): Redis {
+  const producer = purpose === 'producer';
   const redis = new Redis(url, {
-    maxRetriesPerRequest: purpose === 'worker' ? null : 1,
-    // Producers queue a command until the first connect (or one failed reconnect), then fail.
+    maxRetriesPerRequest: producer ? 1 : null,
+    // Until the first connect commands wait (a process starting next to Redis); see below.
     enableOfflineQueue: true,
+    ...(producer ? { commandTimeout: PRODUCER_COMMAND_TIMEOUT_MS } : {}),
     connectTimeout: 5_000,
     retryStrategy: (times) => Math.min(times * 200, 5_000),
     lazyConnect: false,
   });
+  if (producer) {
+    // ioredis reads this option on every command: after the first `ready`, a producer command
+    // sent while the connection is down is refused at once instead of waiting for a reconnect.
+    redis.once('ready', () => {
+      redis.options.enableOfflineQueue = false;
+    });
+  }
   let lastError = '';
   redis.on('error', (error: Error) => {
     // ioredis repeats the same error on every reconnect attempt; log each distinct one once.
@@ -30,19 +47,26 @@ export function createRedis(url: string, purpose: RedisPurpose, logger: Logger):
   return redis;
 }
 
-/** Closes politely when connected; a connection that never came up is just dropped. */
+/** Whether a connection is up now (no command sent): `ready` is ioredis' connected-and-usable state. */
+export function redisConnected(redis: Redis): boolean {
+  return redis.status === 'ready';
+}
+
+/**
+ * Closes politely when connected (QUIT, so Redis drops the connection at once); a connection
+ * that never came up, or whose QUIT is not answered within `ms` (a hung Redis), is just dropped.
+ */
 export async function closeRedis(redis: Redis, ms = 1_000): Promise<void> {
   if (redis.status !== 'ready') {
     redis.disconnect();
     return;
   }
-  const timer = setTimeout(() => redis.disconnect(), ms);
   try {
-    await redis.quit();
+    await withDeadline(redis.quit(), ms, () => new Error(`QUIT not answered within ${ms} ms`));
   } catch {
-    redis.disconnect();
+    // Dropped below either way.
   } finally {
-    clearTimeout(timer);
+    redis.disconnect();
   }
 }
 
@@ -79,4 +103,53 @@ export async function deletePrefix(url: string, prefix: string): Promise<void> {
   } finally {
     redis.disconnect();
   }
+}
+
+export interface DownWatch {
+  /** Resolves once the connection has been down, or not answered PING, for `forMs` in a row. */
+  down: Promise<void>;
+  cancel(): void;
+}
+
+/**
+ * Watches a connection: `down` resolves once, for `forMs` in a row, it has not been ready or has
+ * not answered PING within `pingMs` (a hung Redis keeps the connection "ready"). Shutdown uses it
+ * to stop waiting for steps that can no longer save anything.
+ */
+export function watchDown(redis: Redis, forMs: number, pingMs = 500): DownWatch {
+  let cancelled = false;
+  let timer: NodeJS.Timeout | undefined;
+  const answers = async (): Promise<boolean> => {
+    if (!redisConnected(redis)) return false;
+    try {
+      await withDeadline(redis.ping(), pingMs, () => new Error('no PONG'));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const down = new Promise<void>((resolve) => {
+    let downSince: number | undefined;
+    const poll = async (): Promise<void> => {
+      const asked = Date.now();
+      const up = await answers();
+      if (cancelled) return;
+      // A PING that went unanswered counts from when it was sent.
+      downSince = up ? undefined : (downSince ?? asked);
+      if (downSince !== undefined && Date.now() - downSince >= forMs) {
+        resolve();
+        return;
+      }
+      timer = setTimeout(() => void poll(), 100);
+      timer.unref();
+    };
+    void poll();
+  });
+  return {
+    down,
+    cancel: () => {
+      cancelled = true;
+      clearTimeout(timer);
+    },
+  };
 }

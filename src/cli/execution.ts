@@ -6,7 +6,8 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Metrics } from '../adapters/metrics.js';
-import { closeRedis, createRedis } from '../adapters/redis.js';
+import { cachedQueueMetrics } from '../adapters/queue-metrics.js';
+import { closeRedis, createRedis, redisConnected, watchDown } from '../adapters/redis.js';
 import { MemoryAuditLog } from '../adapters/audit/memory.js';
 import { RedisAuditLog } from '../adapters/audit/redis.js';
 import { MemoryDriftStore } from '../adapters/drift-store/memory.js';
@@ -80,7 +81,18 @@ export interface DriftGuardDeps {
 
 const REDIS_PING_DEADLINE_MS = 1_000;
 
+/**
+ * At shutdown, how long Redis may be down before the steps in flight stop being waited for:
+ * without Redis no step can save its progress or keep its job's lock, so the grace period would
+ * only delay the exit. Their jobs are handed back when Redis answers and the runs resume from
+ * their last saved step (as after a crash).
+ */
+export const SHUTDOWN_REDIS_DOWN_MS = 1_000;
+const WITHOUT_REDIS_CLOSE_MS = 500;
+
+/** `ok`, or why not: a connection that is down is reported at once, without sending anything. */
 async function redisCheck(redis: Redis): Promise<string> {
+  if (!redisConnected(redis)) return `unreachable: connection ${redis.status}`;
   try {
     await withDeadline(redis.ping(), REDIS_PING_DEADLINE_MS, () => new Error('timeout'));
     return 'ok';
@@ -274,6 +286,7 @@ export function startExecution(options: ExecutionOptions): Execution {
             ? {}
             : { beforeJob: () => options.foreground?.quiet() ?? Promise.resolve() }),
         });
+  const queueMetrics = cachedQueueMetrics(() => queue.exportPrometheusMetrics());
   worker?.on('completed', (job) =>
     metrics.queueJobs.inc({ queue_job: job.name, outcome: 'completed' }),
   );
@@ -305,19 +318,45 @@ export function startExecution(options: ExecutionOptions): Execution {
     kind: 'bullmq',
     ...(audit === undefined ? {} : { audit }),
     runs: new Runs(engine, store, { claims: new RedisRunClaims(storeRedis, config.queuePrefix) }),
-    checks: async () => ({ redis: await redisCheck(workerRedis) }),
-    metricsText: async () => await queue.exportPrometheusMetrics().catch(() => ''),
+    checks: async () => {
+      // Both connections: the store's serves the Slack path, the worker's takes the jobs.
+      const [store, work] = await Promise.all([redisCheck(storeRedis), redisCheck(workerRedis)]);
+      return { redis: store === 'ok' ? work : store };
+    },
+    metricsText: queueMetrics,
     resume: (reason, filter) => resume(engine, reason, filter),
     stop: async (graceMs) => {
       // Steps in flight get the grace period to finish; after it they are handed back (their
-      // jobs stall and another worker, or this one's successor, resumes the run).
-      if (
-        worker !== undefined &&
-        !(await closeStep(logger, 'worker', graceMs, () => worker.close()))
-      ) {
+      // jobs stall and another worker, or this one's successor, resumes the run). With Redis
+      // down they are not waited for (SHUTDOWN_REDIS_DOWN_MS).
+      const redisDown = watchDown(workerRedis, SHUTDOWN_REDIS_DOWN_MS);
+      let withoutRedis = false;
+      const closed =
+        worker === undefined ||
+        (await closeStep(logger, 'worker', graceMs, () =>
+          Promise.race([
+            worker.close(),
+            redisDown.down.then(() => {
+              withoutRedis = true;
+              throw new Error('Redis is down: no step in flight can save its progress');
+            }),
+          ]),
+        ));
+      redisDown.cancel();
+      if (!closed && worker !== undefined) {
         logger.warn({ graceMs }, 'steps still running at the deadline; handing them back');
         engine.stop();
-        await closeStep(logger, 'worker (forced)', CLOSE_STEP_MS, () => worker.close(true));
+        // BullMQ's close (asked once, it is not asked again with force) waits on its connections
+        // and its fetch loop's retry delay: without Redis the connections are dropped and the
+        // loop, which can fetch nothing more, is given only a moment.
+        const forcedMs = withoutRedis ? WITHOUT_REDIS_CLOSE_MS : CLOSE_STEP_MS;
+        await closeStep(logger, 'worker (forced)', forcedMs, async () => {
+          if (withoutRedis) {
+            workerRedis.disconnect();
+            await worker.disconnect();
+          }
+          await worker.close(true);
+        });
       }
       await closeStep(logger, 'run environment', CLOSE_STEP_MS, () => options.environment.close());
       await closeStep(logger, 'worker redis', CLOSE_STEP_MS, () => closeRedis(workerRedis));

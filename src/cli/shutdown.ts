@@ -14,8 +14,10 @@ export async function closeStep(
   ms: number,
   close: () => Promise<unknown>,
 ): Promise<boolean> {
+  const started = performance.now();
   try {
     await withDeadline(close(), ms, () => new Error(`${what} did not close within ${ms} ms`));
+    logger.debug({ step: what, ms: Math.round(performance.now() - started) }, 'shutdown step done');
     return true;
   } catch (error) {
     logger.warn({ err: error, step: what }, 'shutdown step cut short');

@@ -49,7 +49,7 @@ export type ClickRefusalCode = (typeof clickRefusalCodes)[number];
 const no = (code: ClickRefusalCode, reason: string): ClickVerdict => ({ ok: false, code, reason });
 
 /** The messages of a run whose buttons act on it: its status card and its approval card. */
-function runMessages(state: RunState): string[] {
+export function runMessages(state: RunState): string[] {
   return ['cardTs', 'approvalTs', 'resultTs']
     .map((k) => state.facts[k])
     .filter((ts): ts is string => typeof ts === 'string');

@@ -19,6 +19,7 @@ import type { RunObserver } from './observer.js';
 import type { RunEnvironment } from './run-environment.js';
 import { OWNER_TTL_MS, ownerGone } from './owner.js';
 import type { StepContext, StepExecutor, StepOutcome } from './step-context.js';
+import { whileRedisDown } from './while-redis-down.js';
 
 /** How effects that happen later reach the engine: BullMQ jobs, or timers in this process. */
 export interface StepScheduler {
@@ -83,6 +84,8 @@ export function executorKey(kind: string, uses: string): string {
 
 export class RunEngine {
   private readonly stopping = new AbortController();
+  /** Steps this process is executing now, as `runId/stepId`. */
+  private readonly inFlight = new Set<string>();
 
   constructor(private readonly o: EngineOptions) {}
 
@@ -172,11 +175,10 @@ export class RunEngine {
     for (const effect of effects) {
       switch (effect.type) {
         case 'execute':
-          await this.o.scheduler.execute(
-            state.id,
-            effect.stepId,
-            state.version,
-            effect.delayMs ?? 0,
+          // The state is saved: its step must get a job even if Redis blinked since (job ids
+          // carry the version, so asking again adds one job).
+          await whileRedisDown(() =>
+            this.o.scheduler.execute(state.id, effect.stepId, state.version, effect.delayMs ?? 0),
           );
           break;
         case 'request-approval':
@@ -185,10 +187,12 @@ export class RunEngine {
           await this.tell(state, (o) => o.approvalRequested(state));
           break;
         case 'schedule-expiry':
-          await this.o.scheduler.signalAt(
-            state.id,
-            { type: 'expired', at: effect.at },
-            new Date(effect.at),
+          await whileRedisDown(() =>
+            this.o.scheduler.signalAt(
+              state.id,
+              { type: 'expired', at: effect.at },
+              new Date(effect.at),
+            ),
           );
           break;
         case 'finished':
@@ -215,27 +219,59 @@ export class RunEngine {
 
   /** Runs one step of a run (the scheduler's job). A stale request (the run moved on) does nothing. */
   async advance(runId: string, stepId: string): Promise<void> {
-    const started = await this.commit(runId, (state) => {
-      const step = currentStep(this.runbook(state), state);
-      const record = step === undefined ? undefined : stepRecord(state, state.track, step.id);
-      if (step?.id !== stepId || record?.status !== 'pending') return undefined;
-      if (state.phase !== 'running' && state.phase !== 'rolling-back') return undefined;
-      return { type: 'step-started', stepId, at: this.now() };
-    });
-    if (started.refused !== undefined) return;
-    await this.o.store.beat(runId, this.o.owner, OWNER_TTL_MS);
-    const beating = setInterval(() => {
-      this.o.store
-        .beat(runId, this.o.owner, OWNER_TTL_MS)
-        .catch((error: unknown) =>
-          this.o.logger.warn({ err: error, runId }, 'could not mark the run as worked on'),
-        );
-    }, OWNER_TTL_MS / 3);
+    const key = `${runId}/${stepId}`;
+    const runningHere = this.inFlight.has(key);
+    if (!runningHere) this.inFlight.add(key);
     try {
-      await this.runStep(runId, started.state);
+      const started = await this.commit(runId, (state) => {
+        const step = currentStep(this.runbook(state), state);
+        const record = step === undefined ? undefined : stepRecord(state, state.track, step.id);
+        if (step?.id !== stepId || record?.status !== 'pending') return undefined;
+        if (state.phase !== 'running' && state.phase !== 'rolling-back') return undefined;
+        return { type: 'step-started', stepId, at: this.now() };
+      });
+      if (started.refused !== undefined) {
+        if (!runningHere) await this.reclaim(runId, stepId, started.state);
+        return;
+      }
+      await this.o.store.beat(runId, this.o.owner, OWNER_TTL_MS);
+      const beating = setInterval(() => {
+        this.o.store
+          .beat(runId, this.o.owner, OWNER_TTL_MS)
+          .catch((error: unknown) =>
+            this.o.logger.warn({ err: error, runId }, 'could not mark the run as worked on'),
+          );
+      }, OWNER_TTL_MS / 3);
+      try {
+        await this.runStep(runId, started.state);
+      } finally {
+        clearInterval(beating);
+      }
     } finally {
-      clearInterval(beating);
+      if (!runningHere) this.inFlight.delete(key);
     }
+  }
+
+  /**
+   * The job of a step that is marked running, delivered again: the attempt that started it ended
+   * without saving its outcome (Redis went away mid-step, so the final save failed and BullMQ
+   * retries the job). Unless the step is running here or its owner elsewhere is alive, the step
+   * is resumed (it runs again, as after a crash) instead of being left running with no one on it.
+   */
+  private async reclaim(runId: string, stepId: string, state: RunState): Promise<void> {
+    const abandoned = (s: RunState): boolean => {
+      if (s.phase !== 'running' && s.phase !== 'rolling-back') return false;
+      const step = currentStep(this.runbook(s), s);
+      return step?.id === stepId && stepRecord(s, s.track, step.id)?.status === 'running';
+    };
+    if (!abandoned(state)) return;
+    const owner = await this.o.store.owner(runId);
+    if (owner !== undefined && owner !== this.o.owner && !ownerGone(owner)) return;
+    const reason = 'a step attempt ended without saving its outcome; the step runs again';
+    const result = await this.commit(runId, (s) =>
+      abandoned(s) ? { type: 'resumed', at: this.now(), reason } : undefined,
+    );
+    if (result.saved) this.o.logger.warn({ runId, step: stepId }, `resumed: ${reason}`);
   }
 
   private async runStep(runId: string, startedState: RunState): Promise<void> {
@@ -294,8 +330,12 @@ export class RunEngine {
             })
           ).filter((r) => r.id !== runId),
         record: async (facts) => {
-          latest = (await this.commit(runId, () => ({ type: 'recorded', at: this.now(), facts })))
-            .state;
+          // Steps record what they just did outside (a message's ts, replies posted): losing
+          // that to a Redis restart would make the step's retry do it twice.
+          const recorded = await whileRedisDown(() =>
+            this.commit(runId, () => ({ type: 'recorded', at: this.now(), facts })),
+          );
+          latest = recorded.state;
         },
         apply: async (action, options) => {
           const result = await this.applyAction(runId, step.id, action, options, env, (s) => {

@@ -27,7 +27,8 @@ import {
   viewSubmissionPayload,
 } from '../fakes/slack-signing.js';
 import { captureLog, type CapturedLog } from './log-capture.js';
-import { REDIS_URL, dropPrefix, uniquePrefix } from './redis.js';
+import { deletePrefix } from '../../src/adapters/redis.js';
+import { REDIS_URL, uniquePrefix } from './redis.js';
 
 export const SIGNING_SECRET = '8f742231b10e8888abcd99aaaabbbb85';
 
@@ -64,6 +65,8 @@ export interface HarnessOptions {
   overrides?: RuntimeOverrides;
   /** The fake workspace's identity (team, Enterprise org) as auth.test reports it. */
   slack?: FakeSlackOptions;
+  /** Another Redis than the shared one (a private redis-server the test restarts). */
+  redisUrl?: string;
 }
 
 export interface BotHarness {
@@ -120,9 +123,11 @@ ${options.clusterAExtra ?? ''}${options.extraClusters ?? ''}`,
   );
   const prefix = uniquePrefix('bot');
   const log = captureLog();
+  const redisUrl = options.redisUrl ?? REDIS_URL;
   const config = loadConfig(
     {
       ...botEnv(fake, join(dir, 'clusters.yaml'), prefix),
+      REDIS_URL: redisUrl,
       SHUTDOWN_GRACE_SECONDS: '5',
       ...options.env,
     },
@@ -134,8 +139,11 @@ ${options.clusterAExtra ?? ''}${options.extraClusters ?? ''}`,
     ...options.overrides,
   });
   const baseUrl = `http://127.0.0.1:${bot.port}`;
-  const queueConnection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const queueConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  // Tests that stop Redis see this connection retry; the bot's own logs say what matters.
+  queueConnection.on('error', () => undefined);
   const queue = new Queue(RUNS_QUEUE, { connection: queueConnection, prefix });
+  queue.on('error', () => undefined);
   let responses = 0;
   return {
     fake,
@@ -194,7 +202,7 @@ ${options.clusterAExtra ?? ''}${options.extraClusters ?? ''}`,
       await bot.stop();
       await queue.close();
       queueConnection.disconnect();
-      await dropPrefix(prefix);
+      await deletePrefix(redisUrl, prefix);
       await twin.close();
       await fake.close();
       await rm(dir, { recursive: true, force: true });

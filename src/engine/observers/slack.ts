@@ -16,6 +16,7 @@ import { evidenceReport, resultReply } from '../../views/run-result-reply.js';
 import { runCard } from '../../views/run-card.js';
 import type { RunObserver, StepProgress } from '../observer.js';
 import { elsewhereNote, tellRequester } from '../requester-notice.js';
+import { whileRedisDown } from '../while-redis-down.js';
 
 const MIN_GAP_MS = 1_000;
 /** Progress edits are rarer than step edits; the first comes only after this long. */
@@ -171,7 +172,8 @@ export class SlackRunObserver implements RunObserver {
       threadTs: target.ts,
       key: `${state.id}:approval`,
     });
-    await this.options.record(state.id, { approvalTs: ts });
+    // Its buttons act only once the run knows this ts: keep it through a Redis restart.
+    await whileRedisDown(() => this.options.record(state.id, { approvalTs: ts }));
   }
 
   /** Edits the approval card to its decision (who, when, why), which also removes its buttons. */
@@ -204,11 +206,10 @@ export class SlackRunObserver implements RunObserver {
       });
       done = { ...done, reply: true };
       this.results.set(state.id, done);
-      await this.options
-        .record(state.id, { resultTs: ts })
-        .catch((error: unknown) =>
+      await whileRedisDown(() => this.options.record(state.id, { resultTs: ts })).catch(
+        (error: unknown) =>
           this.logger.warn({ err: error, runId: state.id }, 'could not keep the result ts'),
-        );
+      );
     }
     if (!done.file && state.evidence.length > 0) {
       await this.chat.uploadFile(target.channel, {
