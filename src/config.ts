@@ -97,6 +97,12 @@ const labelKey = z
 
 export const DEFAULT_MIGRATION_LABEL = 'proxy-migrate.io/mode';
 export const DEFAULT_PROBE_IMAGE = 'ghcr.io/proxy-migrate/probe:0.1.0';
+/**
+ * Probe pods run here, never in kube-system: pod create and exec there would let the bot run as
+ * any of kube-system's ServiceAccounts. The deploy base (and `proxy-migrate connect`) creates it,
+ * labelled for Pod Security `privileged` (the probes use the host network and a hostPath).
+ */
+export const DEFAULT_PROBE_NAMESPACE = 'proxy-migrate-probes';
 
 const clusterSchema = z
   .strictObject({
@@ -149,11 +155,21 @@ const clusterSchema = z
     probe: z
       .strictObject({
         image: z.string().min(1).default(DEFAULT_PROBE_IMAGE),
-        namespace: z.string().min(1).default('kube-system'),
+        namespace: z
+          .string()
+          .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, {
+            error: 'must be a namespace name (lower-case letters, digits and dashes)',
+          })
+          .max(63)
+          .default(DEFAULT_PROBE_NAMESPACE),
         /** Nodes probed at once during pre-flight. */
         concurrency: z.number().int().min(1).max(200).default(20),
       })
-      .default({ image: DEFAULT_PROBE_IMAGE, namespace: 'kube-system', concurrency: 20 }),
+      .default({
+        image: DEFAULT_PROBE_IMAGE,
+        namespace: DEFAULT_PROBE_NAMESPACE,
+        concurrency: 20,
+      }),
   })
   .refine((c) => !(c.inCluster && (c.kubeconfig !== undefined || c.context !== undefined)), {
     error: 'inCluster: true cannot be combined with kubeconfig or context; pick one',

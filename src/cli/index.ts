@@ -2,6 +2,7 @@
 import { auditCommand } from './audit.js';
 import { botCommand } from './bot.js';
 import { completionCommand } from './completion.js';
+import { connectCommand } from './connect.js';
 import { cutoverCommand } from './cutover.js';
 import { planCommand } from './plan.js';
 import { resumeCommand } from './resume.js';
@@ -23,6 +24,7 @@ export const subcommands: readonly Subcommand[] = [
   statusCommand,
   resumeCommand,
   auditCommand,
+  connectCommand,
   botCommand,
   workerCommand,
   twinCommand,

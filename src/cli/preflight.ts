@@ -32,7 +32,7 @@ left out: it is then the context's name).
   --no-probe              API only: skip the node probes (no pods are created)
   --concurrency N         nodes probed at once (default: the clusters file's probe.concurrency, else 20)
   --probe-image IMAGE     probe pod image (default from the clusters file)
-  --probe-namespace NS    where probe pods run (default kube-system)
+  --probe-namespace NS    where probe pods run (default proxy-migrate-probes)
 
 Progress goes to stderr, the report to stdout. Colour only on a terminal, and never with NO_COLOR.
 

@@ -1,7 +1,8 @@
 /**
- * The Kubernetes permissions behind every action and every read a run makes. deploy/rbac.yaml is
- * checked against this table by a test, so an action without its rule, or a rule no code needs,
- * fails the build instead of a cutover.
+ * The Kubernetes permissions behind every action and every read a run makes, each with the reason
+ * it is needed. The RBAC the bot gets is built from this table and nothing else
+ * (src/core/rbac-manifest.ts renders deploy/rbac.yaml, and `proxy-migrate connect` applies the
+ * same objects), so an action without its rule, or a rule no code needs, cannot ship.
  */
 import type { ActionKind } from './actions.js';
 
@@ -22,27 +23,43 @@ export interface Permission {
   scope: PermissionScope;
   /** Restricts the verbs to these names; RBAC cannot restrict `create` or `list` by name. */
   resourceNames?: readonly string[];
+  /** Why the bot needs it: the comment above the rule in deploy/rbac.yaml. */
+  why: string;
 }
 
 const canaryConfigMap: Permission[] = [
-  { apiGroup: '', resource: 'configmaps', verbs: ['create'], scope: 'kube-proxy-namespace' },
+  {
+    apiGroup: '',
+    resource: 'configmaps',
+    verbs: ['create'],
+    scope: 'kube-proxy-namespace',
+    why: 'The canary ConfigMap, kube-proxy-nftables: the configuration rewritten for nftables. RBAC cannot pin `create` to a name; deploy/admission-policy.yaml does.',
+  },
   {
     apiGroup: '',
     resource: 'configmaps',
     verbs: ['get', 'update', 'delete'],
     scope: 'kube-proxy-namespace',
     resourceNames: [CANARY_NAME],
+    why: '… then read, update and delete it by name only.',
   },
 ];
 
 const canaryDaemonSet: Permission[] = [
-  { apiGroup: 'apps', resource: 'daemonsets', verbs: ['create'], scope: 'kube-proxy-namespace' },
+  {
+    apiGroup: 'apps',
+    resource: 'daemonsets',
+    verbs: ['create'],
+    scope: 'kube-proxy-namespace',
+    why: 'The canary DaemonSet, kube-proxy-nftables: created once, read and updated by later cutovers, deleted at the final hand-back. deploy/admission-policy.yaml pins the name RBAC cannot.',
+  },
   {
     apiGroup: 'apps',
     resource: 'daemonsets',
     verbs: ['get', 'update', 'delete'],
     scope: 'kube-proxy-namespace',
     resourceNames: [CANARY_NAME],
+    why: '… then read, update and delete it by name only.',
   },
 ];
 
@@ -53,15 +70,28 @@ const originalDaemonSet: Permission[] = [
     verbs: ['get', 'patch'],
     scope: 'kube-proxy-namespace',
     resourceNames: [...ORIGINAL_DAEMONSET_NAMES],
+    why: 'The original kube-proxy DaemonSet: OnDelete first (so the NotIn change restarts no pod), then the NotIn node-affinity term that keeps it off migrated nodes; both as JSON patches whose first operation tests the resourceVersion they were computed from.',
   },
 ];
 
 const nodes: Permission[] = [
-  { apiGroup: '', resource: 'nodes', verbs: ['get', 'patch'], scope: 'cluster' },
+  {
+    apiGroup: '',
+    resource: 'nodes',
+    verbs: ['get', 'patch'],
+    scope: 'cluster',
+    why: 'A cutover reads its node and patches the migration label (which moves the node between the two kube-proxy DaemonSets) and the run annotations on it. Nodes are cluster-scoped, and RBAC cannot restrict patch to one label, hence a ClusterRole.',
+  },
 ];
 
 const probePods: Permission[] = [
-  { apiGroup: '', resource: 'pods', verbs: ['create', 'delete'], scope: 'probe-namespace' },
+  {
+    apiGroup: '',
+    resource: 'pods',
+    verbs: ['create', 'delete'],
+    scope: 'probe-namespace',
+    why: 'Probe pods: one short-lived host-network pod per node (NET_ADMIN and SYS_CHROOT, the host’s / mounted read-only to run its own nft), created and deleted again by the same run. Only in the probe namespace: pod create in kube-system would let the bot run as any of its ServiceAccounts.',
+  },
 ];
 
 const lease: Permission[] = [
@@ -70,6 +100,7 @@ const lease: Permission[] = [
     resource: 'leases',
     verbs: ['create'],
     scope: 'kube-proxy-namespace',
+    why: 'The cluster lock: one Lease, held by the run that mutates (renewed while it works), so two runs (or two bot deployments) never change one cluster at the same time.',
   },
   {
     apiGroup: 'coordination.k8s.io',
@@ -77,6 +108,7 @@ const lease: Permission[] = [
     verbs: ['get', 'update', 'delete'],
     scope: 'kube-proxy-namespace',
     resourceNames: [LOCK_LEASE_NAME],
+    why: '… then read, renew and release it by name only.',
   },
 ];
 
@@ -99,25 +131,93 @@ export const actionPermissions: Readonly<Record<ActionKind, readonly Permission[
 
 /** What runs read besides the writes above: pre-flight's lists, waits, probes and evidence. */
 export const readPermissions: readonly Permission[] = [
-  { apiGroup: '', resource: 'nodes', verbs: ['list'], scope: 'cluster' },
-  { apiGroup: '', resource: 'services', verbs: ['list'], scope: 'cluster' },
-  // Verification calls a NodePort whose Service has ready endpoints.
-  { apiGroup: 'discovery.k8s.io', resource: 'endpointslices', verbs: ['list'], scope: 'cluster' },
-  { apiGroup: '', resource: 'configmaps', verbs: ['list'], scope: 'cluster' },
-  { apiGroup: '', resource: 'pods', verbs: ['list'], scope: 'cluster' },
+  {
+    apiGroup: '',
+    resource: 'nodes',
+    verbs: ['list'],
+    scope: 'cluster',
+    why: 'Pre-flight lists nodes (paged, 500 at a time) to group them by pool and read kernel, kubelet version, addresses and readiness.',
+  },
+  {
+    apiGroup: '',
+    resource: 'services',
+    verbs: ['list'],
+    scope: 'cluster',
+    why: 'NodePort and LoadBalancer Services decide whether nodePortAddresses matters, their count whether the nftables scale issue applies, and the verification calls a ClusterIP and a NodePort; read in every namespace.',
+  },
+  {
+    apiGroup: 'discovery.k8s.io',
+    resource: 'endpointslices',
+    verbs: ['list'],
+    scope: 'cluster',
+    why: 'The verification calls a NodePort whose Service has ready endpoints.',
+  },
+  {
+    apiGroup: '',
+    resource: 'configmaps',
+    verbs: ['list'],
+    scope: 'cluster',
+    why: 'ConfigMaps in every namespace are searched for callers of 127.0.0.1:<NodePort>, which nftables mode does not answer; kube-system’s hold kube-proxy’s and Cilium’s configuration.',
+  },
+  {
+    apiGroup: '',
+    resource: 'pods',
+    verbs: ['list'],
+    scope: 'cluster',
+    why: 'Host-network pods are searched for loopback NodePort callers; the pods on a node are how a cutover sees the old kube-proxy go and the new one become Ready.',
+  },
   {
     apiGroup: 'monitoring.coreos.com',
     resource: 'prometheusrules',
     verbs: ['list'],
     scope: 'cluster',
+    why: 'Alert rules that use IPVS/iptables-only kube-proxy metrics go silent after the switch.',
   },
-  { apiGroup: 'apps', resource: 'daemonsets', verbs: ['list'], scope: 'kube-proxy-namespace' },
-  // kube-proxy's own ConfigMap, whatever the distribution names it (kube-proxy, kube-proxy-config):
-  // the cluster-wide list already shows every ConfigMap, so `get` reveals nothing more.
-  { apiGroup: '', resource: 'configmaps', verbs: ['get'], scope: 'kube-proxy-namespace' },
-  // The canary's and the original's kube-proxy log: "Using nftables Proxier", sync errors.
-  { apiGroup: '', resource: 'pods/log', verbs: ['get'], scope: 'kube-proxy-namespace' },
-  { apiGroup: '', resource: 'pods', verbs: ['get'], scope: 'probe-namespace' },
-  // WebSocket exec is authorised as `create` since Kubernetes 1.30 and as `get` before it.
-  { apiGroup: '', resource: 'pods/exec', verbs: ['create', 'get'], scope: 'probe-namespace' },
+  {
+    apiGroup: 'apps',
+    resource: 'daemonsets',
+    verbs: ['list'],
+    scope: 'kube-proxy-namespace',
+    why: 'Pre-flight finds the kube-proxy DaemonSet and reads its command line and volumes to learn where its configuration lives and which flags it passes (node-local-dns and Cilium too).',
+  },
+  {
+    apiGroup: '',
+    resource: 'configmaps',
+    verbs: ['get'],
+    scope: 'kube-proxy-namespace',
+    why: 'kube-proxy’s configuration, whatever the distribution names its ConfigMap (kube-proxy, kube-proxy-config): the cluster-wide list above already shows it.',
+  },
+  {
+    apiGroup: '',
+    resource: 'pods/log',
+    verbs: ['get'],
+    scope: 'kube-proxy-namespace',
+    why: 'kube-proxy’s log is evidence: "Using nftables Proxier", and no sync errors after it.',
+  },
+  {
+    apiGroup: '',
+    resource: 'pods',
+    verbs: ['get', 'list'],
+    scope: 'probe-namespace',
+    why: 'A probe pod is watched until Running; a run lists the probe pods earlier runs left behind (a crashed bot) to remove them.',
+  },
+  {
+    apiGroup: '',
+    resource: 'pods/exec',
+    verbs: ['create', 'get'],
+    scope: 'probe-namespace',
+    why: 'The probe reads the host through exec: uname, nft, ipvsadm, conntrack, sysctl, curl. WebSocket exec is authorised as `create` since Kubernetes 1.30 and as `get` before it.',
+  },
 ];
+
+/** Every distinct permission, in the order above: what the rendered RBAC grants, rule by rule. */
+export function allPermissions(): Permission[] {
+  const seen = new Set<Permission>();
+  const out: Permission[] = [];
+  for (const p of [...readPermissions, ...Object.values(actionPermissions).flat()]) {
+    if (seen.has(p)) continue;
+    seen.add(p);
+    out.push(p);
+  }
+  return out;
+}

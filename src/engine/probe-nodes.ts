@@ -133,7 +133,12 @@ async function probeNode(shell: NodeShell, node: KubeNode, timeoutMs: number): P
       const message = appError.code === 'INTERNAL' ? (error as Error).message : appError.message;
       facts.errors.push({ probe, code, message });
       // Without a pod or a shell, the remaining probes would fail the same way.
-      if (appError.code === 'NODE_PROBE_TIMEOUT' || appError.code === 'NODE_PROBE_FAILED') break;
+      if (
+        appError.code === 'NODE_PROBE_TIMEOUT' ||
+        appError.code === 'NODE_PROBE_FAILED' ||
+        appError.code === 'PROBE_NAMESPACE_MISSING'
+      )
+        break;
     }
   }
   return facts;

@@ -45,7 +45,7 @@ describe('loadConfig', () => {
       fourEyes: true,
       approvalTtlMinutes: 30,
       migrationLabel: 'proxy-migrate.io/mode',
-      probe: { namespace: 'kube-system' },
+      probe: { namespace: 'proxy-migrate-probes' },
     });
     expect(b).toMatchObject({
       name: 'cluster-b',

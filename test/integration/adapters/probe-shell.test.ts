@@ -15,7 +15,7 @@ let directory: KubeClusterDirectory;
 
 const probePods = (): { name: string; run: string | undefined }[] =>
   twin.store
-    .list(resourceFor('pods'), { namespace: 'kube-system' })
+    .list(resourceFor('pods'), { namespace: 'proxy-migrate-probes' })
     .items.filter((p) => p.metadata.labels?.[PROBE_LABEL] === 'true')
     .map((p) => ({
       name: p.metadata.name ?? '',
@@ -53,7 +53,7 @@ describe('ProbePodShell', () => {
     await shell.run('blue-1', ['nft', '--version'], { timeoutMs: 10_000 });
     expect(probePods().map((p) => p.run)).toEqual(['pf-test-1', 'pf-test-1']);
     const pod = twin.store
-      .list(resourceFor('pods'), { namespace: 'kube-system' })
+      .list(resourceFor('pods'), { namespace: 'proxy-migrate-probes' })
       .items.find((p) => p.metadata.labels?.[PROBE_LABEL] === 'true') as
       { spec: Record<string, unknown> } | undefined;
     expect(pod?.spec).toMatchObject({
@@ -103,13 +103,43 @@ describe('ProbePodShell', () => {
     }
   });
 
+  it('runs probe pods in proxy-migrate-probes by default, and names a missing namespace with the fix', async () => {
+    expect(clusterConfig({ name: 'x' }).probe.namespace).toBe('proxy-migrate-probes');
+    const kubeconfig = join(dir, 'kubeconfig.yaml');
+    const elsewhere = new KubeClusterDirectory(
+      {
+        clusters: [
+          clusterConfig({
+            name: 'cluster-b',
+            kubeconfig,
+            probe: { image: 'probe:test', namespace: 'no-such-namespace' },
+          }),
+        ],
+        defaultKubeconfigs: [],
+      },
+      captureLog().logger,
+    );
+    const shell = elsewhere.nodeShell('cluster-b', 'pf-test-ns');
+    try {
+      await expect(
+        shell.run('blue-1', ['uname', '-r'], { timeoutMs: 10_000 }),
+      ).rejects.toMatchObject({
+        code: 'PROBE_NAMESPACE_MISSING',
+        message: expect.stringContaining('no-such-namespace does not exist'),
+        remedy: expect.stringContaining('proxy-migrate connect cluster-b'),
+      });
+    } finally {
+      await shell.close();
+    }
+  });
+
   it('removes probe pods an earlier, crashed run left behind', async () => {
     const leftover = directory.nodeShell('cluster-a', 'pf-crashed');
     await leftover.run('green-1', ['uname', '-r'], { timeoutMs: 10_000 });
     // The earlier run never closes its shell; its pod finished (activeDeadlineSeconds passed).
     const [stale] = probePods();
     const def = resourceFor('pods');
-    const obj = twin.store.get(def, 'kube-system', stale!.name)!;
+    const obj = twin.store.get(def, 'proxy-migrate-probes', stale!.name)!;
     twin.store.update(def, { ...obj, status: { ...(obj['status'] as object), phase: 'Failed' } });
 
     const shell = directory.nodeShell('cluster-a', 'pf-test-3');

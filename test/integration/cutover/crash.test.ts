@@ -94,7 +94,7 @@ describe('a terminal killed in the middle of a cutover', () => {
       // Nothing left behind: no probe pod outlives the run, the lock is released.
       const { resourceFor } = await import('@proxy-migrate/twin');
       const probes = twin.store
-        .list(resourceFor('pods'), { namespace: 'kube-system' })
+        .list(resourceFor('pods'), { namespace: 'proxy-migrate-probes' })
         .items.filter((p) => (p.metadata.name ?? '').startsWith('proxy-migrate-probe-'));
       expect(probes.filter((p) => p.metadata.deletionTimestamp === undefined)).toEqual([]);
       expect(

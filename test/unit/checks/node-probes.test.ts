@@ -40,4 +40,24 @@ describe('node-probes', () => {
     ).toEqual([]);
     expect(nodeProbes.run(ctxOf({ nodes: blue, nodeFacts: [] }))).toEqual([]);
   });
+
+  it('reports a missing probe namespace once, for the cluster, with how to create it', () => {
+    const message =
+      'Cluster c: the probe namespace proxy-migrate-probes does not exist, so no node can be probed.';
+    const nodeFacts = blue.map((n) => ({
+      node: n.metadata.name,
+      errors: [{ probe: 'kernel', code: 'PROBE_NAMESPACE_MISSING', message }],
+    }));
+    const findings = nodeProbes.run(ctxOf({ nodes: blue, nodeFacts }));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({
+      severity: 'block',
+      scope: { kind: 'cluster' },
+      subjects: ['blue-1', 'blue-2', 'blue-3'],
+      title: 'The probe namespace does not exist: 3 nodes could not be probed',
+      commands: ['kubectl apply -f deploy/install.yaml'],
+    });
+    expect(findings[0]?.detail).toContain(message);
+    expect(findings[0]?.remedy).toContain('proxy-migrate connect');
+  });
 });

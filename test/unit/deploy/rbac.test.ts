@@ -1,9 +1,11 @@
 // deploy/rbac.yaml grants exactly what the ClusterAction union and the runs' reads need
 // (src/core/permissions.ts): a new action without its rule, or a rule nothing uses, fails here.
+// The file is rendered from that table (npm run render:install), and must be current.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { renderedRbac } from '../../../scripts/render-install.js';
 import {
   actionPermissions,
   readPermissions,
@@ -43,8 +45,13 @@ function grants(
 }
 
 function permissionGrants(p: Permission): string[] {
-  // The deploy base runs probes in kube-system, kube-proxy's namespace: one Role for both.
-  const scope = p.scope === 'cluster' ? 'cluster' : 'kube-system';
+  // The deploy base: kube-proxy in kube-system, probes in their own namespace.
+  const scope =
+    p.scope === 'cluster'
+      ? 'cluster'
+      : p.scope === 'kube-proxy-namespace'
+        ? 'kube-system'
+        : 'proxy-migrate-probes';
   return grants(scope, {
     apiGroups: [p.apiGroup],
     resources: [p.resource],
@@ -74,11 +81,25 @@ describe('deploy/rbac.yaml', () => {
     expect([...rendered].filter((g) => !needed.has(g)).sort()).toEqual([]);
   });
 
-  it('writes only in kube-system, except node labels and annotations', () => {
+  it('writes only in kube-system and the probe namespace, except node labels and annotations', () => {
     const clusterWrites = [...rendered].filter(
       (g) => g.startsWith('cluster ') && !/ (list|get) /.test(g),
     );
     expect(clusterWrites).toEqual(['cluster /nodes patch *']);
+  });
+
+  it('grants pod create and exec only in the probe namespace, never in kube-system', () => {
+    const podWrites = [...rendered].filter((g) => /\/pods(\/exec)? (create|delete) /.test(g));
+    expect(podWrites.sort()).toEqual([
+      'proxy-migrate-probes /pods create *',
+      'proxy-migrate-probes /pods delete *',
+      'proxy-migrate-probes /pods/exec create *',
+    ]);
+  });
+
+  it('is the rendering of src/core/permissions.ts (npm run render:install)', async () => {
+    const onDisk = readFileSync(join(import.meta.dirname, '../../../deploy/rbac.yaml'), 'utf8');
+    expect(onDisk).toBe(await renderedRbac());
   });
 
   it('pins update, patch and delete to the objects the bot owns, by name', () => {

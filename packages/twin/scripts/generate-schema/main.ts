@@ -32,6 +32,9 @@ const sources: [string, string][] = [
   ['policy', join(apiDir, 'policy/v1/types.go')],
   ['authorization', join(apiDir, 'authorization/v1/types.go')],
   ['events', join(apiDir, 'events/v1/types.go')],
+  ['networking', join(apiDir, 'networking/v1/types.go')],
+  ['rbac', join(apiDir, 'rbac/v1/types.go')],
+  ['admissionregistration', join(apiDir, 'admissionregistration/v1/types.go')],
 ];
 const packages = new Map<string, GoPackage>(
   sources.map(([key, file]) => [key, readPackage(key, [file], importPaths)]),
@@ -120,12 +123,13 @@ const files: OutFile[] = [
   },
   {
     file: 'core.ts',
-    what: 'core/v1 Namespace, ConfigMap, ServiceAccount and Event',
+    what: 'core/v1 Namespace, ConfigMap, Secret, ServiceAccount and Event',
     pkg: 'core',
-    roots: ['Namespace', 'ConfigMap', 'ServiceAccount', 'Event'],
+    roots: ['Namespace', 'ConfigMap', 'Secret', 'ServiceAccount', 'Event'],
     kinds: [
       { apiVersion: 'v1', type: 'Namespace', ...withStatus },
       { apiVersion: 'v1', type: 'ConfigMap' },
+      { apiVersion: 'v1', type: 'Secret' },
       { apiVersion: 'v1', type: 'ServiceAccount' },
       { apiVersion: 'v1', type: 'Event' },
     ],
@@ -188,6 +192,39 @@ const files: OutFile[] = [
     pkg: 'events',
     roots: ['Event'],
     kinds: [{ apiVersion: 'events.k8s.io/v1', type: 'Event' }],
+  },
+  {
+    file: 'networking.ts',
+    what: 'networking.k8s.io/v1 NetworkPolicy',
+    pkg: 'networking',
+    roots: ['NetworkPolicy'],
+    kinds: [{ apiVersion: 'networking.k8s.io/v1', type: 'NetworkPolicy' }],
+  },
+  {
+    file: 'rbac.ts',
+    what: 'rbac.authorization.k8s.io/v1 Role, ClusterRole and their bindings',
+    pkg: 'rbac',
+    roots: ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'],
+    kinds: [
+      { apiVersion: 'rbac.authorization.k8s.io/v1', type: 'Role' },
+      { apiVersion: 'rbac.authorization.k8s.io/v1', type: 'ClusterRole' },
+      { apiVersion: 'rbac.authorization.k8s.io/v1', type: 'RoleBinding' },
+      { apiVersion: 'rbac.authorization.k8s.io/v1', type: 'ClusterRoleBinding' },
+    ],
+  },
+  {
+    file: 'admissionregistration.ts',
+    what: 'admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy and its binding',
+    pkg: 'admissionregistration',
+    roots: ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'],
+    kinds: [
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        type: 'ValidatingAdmissionPolicy',
+        ...withStatus,
+      },
+      { apiVersion: 'admissionregistration.k8s.io/v1', type: 'ValidatingAdmissionPolicyBinding' },
+    ],
   },
 ];
 

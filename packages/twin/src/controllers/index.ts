@@ -1,6 +1,7 @@
 // The controllers that make the twin behave like a cluster: DaemonSet controller, scheduler,
-// kubelet-style pod lifecycle, node health with taint-based eviction, the garbage collector and the
-// disruption controller, sharing one simulated-time scheduler.
+// kubelet-style pod lifecycle, node health with taint-based eviction, the garbage collector, the
+// disruption controller and the service-account tokens controller, sharing one simulated-time
+// scheduler.
 
 import type { Clock } from '../clock.js';
 import { createScheduler, isManualClock } from '../clock.js';
@@ -10,6 +11,7 @@ import type { ObjectStore } from '../store/store.js';
 import { startBinder } from './scheduler/binder.js';
 import { startDaemonSetController } from './daemonset/controller.js';
 import { startDisruptionController } from './disruption/controller.js';
+import { startTokensController } from './serviceaccount/tokens.js';
 import { startGarbageCollector } from './garbage-collector/collector.js';
 import type { RecordEvent } from './events.js';
 import { createEventRecorder } from './events.js';
@@ -119,6 +121,7 @@ export function startControllers(options: ControllerOptions): Controllers {
   const daemonSets = startDaemonSetController(shared);
   const garbage = startGarbageCollector(shared);
   const disruption = startDisruptionController(shared);
+  const tokens = startTokensController(shared);
   // Lease heartbeats and the lease monitor: a kubelet that stops renewing goes Unknown.
   const heartbeats = startNodeHealth(
     { ...options, nodeMonitorGracePeriodMs: options.timings?.nodeMonitorGracePeriodMs },
@@ -157,6 +160,7 @@ export function startControllers(options: ControllerOptions): Controllers {
   return {
     stop() {
       stopped = true;
+      tokens.stop();
       disruption.stop();
       garbage.stop();
       daemonSets.stop();

@@ -89,6 +89,7 @@ export const resources: readonly ResourceDef[] = [
     categories: ['all'],
   }),
   row('', 'v1', { kind: 'ConfigMap', plural: 'configmaps', namespaced: true, shortNames: ['cm'] }),
+  row('', 'v1', { kind: 'Secret', plural: 'secrets', namespaced: true }),
   row('', 'v1', { kind: 'Event', plural: 'events', namespaced: true, shortNames: ['ev'] }),
   row('', 'v1', {
     kind: 'ServiceAccount',
@@ -156,6 +157,41 @@ export const resources: readonly ResourceDef[] = [
       verbs: ['create'],
     }),
   ),
+  // The deploy base's kinds (deploy/ in the product): served and validated, never enforced — the
+  // twin authorizes every request (AlwaysAllow), routes no pod traffic through network policy
+  // and evaluates no CEL.
+  row('networking.k8s.io', 'v1', {
+    kind: 'NetworkPolicy',
+    plural: 'networkpolicies',
+    namespaced: true,
+    shortNames: ['netpol'],
+    hasGeneration: true,
+  }),
+  ...(
+    [
+      ['Role', true],
+      ['RoleBinding', true],
+      ['ClusterRole', false],
+      ['ClusterRoleBinding', false],
+    ] as const
+  ).map(([kind, namespaced]) =>
+    row('rbac.authorization.k8s.io', 'v1', { kind, plural: `${kind.toLowerCase()}s`, namespaced }),
+  ),
+  row('admissionregistration.k8s.io', 'v1', {
+    kind: 'ValidatingAdmissionPolicy',
+    plural: 'validatingadmissionpolicies',
+    namespaced: false,
+    subresources: ['status'],
+    categories: ['api-extensions'],
+    hasGeneration: true,
+  }),
+  row('admissionregistration.k8s.io', 'v1', {
+    kind: 'ValidatingAdmissionPolicyBinding',
+    plural: 'validatingadmissionpolicybindings',
+    namespaced: false,
+    categories: ['api-extensions'],
+    hasGeneration: true,
+  }),
   row('monitoring.coreos.com', 'v1', {
     kind: 'PrometheusRule',
     plural: 'prometheusrules',

@@ -4,6 +4,7 @@
 // and lists are atomic.
 
 import type { KindSchema, MapNode } from './types.js';
+import { kinds as admissionregistration } from './admissionregistration.js';
 import { kinds as apps } from './apps.js';
 import { kinds as authorization } from './authorization.js';
 import { kinds as coordination } from './coordination.js';
@@ -14,7 +15,9 @@ import { kinds as service } from './core-service.js';
 import { kinds as discovery } from './discovery.js';
 import { kinds as events } from './events.js';
 import { kinds as monitoring } from './monitoring.js';
+import { kinds as networking } from './networking.js';
 import { kinds as policy } from './policy.js';
+import { kinds as rbac } from './rbac.js';
 
 const all: readonly KindSchema[] = [
   ...core,
@@ -28,6 +31,9 @@ const all: readonly KindSchema[] = [
   ...authorization,
   ...events,
   ...monitoring,
+  ...networking,
+  ...rbac,
+  ...admissionregistration,
 ];
 
 const byKey = new Map(all.map((k) => [`${k.apiVersion}/${k.kind}`, k]));

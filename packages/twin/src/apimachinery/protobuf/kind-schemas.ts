@@ -1,5 +1,5 @@
 // Field numbers of the kinds kubectl 1.32/1.33 posts as protobuf through its typed clients
-// (`create namespace|configmap|serviceaccount|service|deployment|pdb`, `auth can-i`, and `drain`
+// (`create namespace|configmap|secret|serviceaccount|service|deployment|pdb`, `auth can-i`, and `drain`
 // with its Evictions and DeleteOptions), from k8s.io/api's generated.proto files (v0.33), keyed
 // by `group/version/Kind`.
 
@@ -57,6 +57,14 @@ const configMap = message('ConfigMap', {
   2: stringMap('data'),
   3: of('binaryData', { map: 'bytes' }),
   4: ptr('immutable', 'bool'),
+});
+
+const secret = message('Secret', {
+  1: of('metadata', objectMeta),
+  2: of('data', { map: 'bytes' }),
+  3: str('type'),
+  4: stringMap('stringData'),
+  5: ptr('immutable', 'bool'),
 });
 
 const serviceAccount = message('ServiceAccount', {
@@ -204,6 +212,7 @@ const selfSubjectRulesReview = review(
 export const kindSchemas: Readonly<Record<string, MessageSchema>> = {
   'v1/Namespace': namespace,
   'v1/ConfigMap': configMap,
+  'v1/Secret': secret,
   'v1/ServiceAccount': serviceAccount,
   'v1/Service': service,
   'authorization.k8s.io/v1/SelfSubjectAccessReview': selfSubjectAccessReview,

@@ -40,8 +40,8 @@ describe('scenario validation', () => {
 
   it('names the document of a bad object', () => {
     expect(
-      errorOf(`${header}---\napiVersion: v1\nkind: Secret\nmetadata: { name: s }\n`),
-    ).toContain('document 2: kind Secret (v1) is not served by the twin');
+      errorOf(`${header}---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: { name: s }\n`),
+    ).toContain('document 2: kind StatefulSet (apps/v1) is not served by the twin');
     expect(errorOf(`${header}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {}\n`)).toContain(
       'document 2 (ConfigMap): metadata.name: required',
     );
