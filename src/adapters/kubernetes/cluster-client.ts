@@ -30,6 +30,7 @@ import { AppError } from '../../errors.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, withRequestDeadline } from './deadline.js';
 import { kubeError } from './errors.js';
 import { withRetry } from './retry.js';
+import { clusterGate, type ClusterGate } from './rate-limit.js';
 
 export const PAGE_SIZE = 500;
 const MAX_LIST_RESTARTS = 3;
@@ -48,6 +49,8 @@ export interface KubeClusterOptions {
   requestTimeoutMs?: number;
   /** Items per list page; 500 unless a test wants to see paging on a small cluster. */
   pageSize?: number;
+  /** The cluster's rate limit and counters; the process's gate for the cluster's name by default. */
+  gate?: ClusterGate;
 }
 
 export class KubeCluster implements ClusterPort {
@@ -59,6 +62,7 @@ export class KubeCluster implements ClusterPort {
   private readonly discovery: DiscoveryV1Api;
   private readonly timeoutMs: number;
   private readonly pageSize: number;
+  readonly gate: ClusterGate;
 
   constructor(
     readonly name: string,
@@ -73,16 +77,17 @@ export class KubeCluster implements ClusterPort {
     this.discovery = kubeConfig.makeApiClient(DiscoveryV1Api);
     this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.pageSize = options.pageSize ?? PAGE_SIZE;
+    this.gate = options.gate ?? clusterGate(name);
   }
 
   /** Per-request options: an abort signal so no call outlives its deadline. */
   private options(): ConfigurationOptions {
-    return withRequestDeadline(this.timeoutMs);
+    return withRequestDeadline(this.timeoutMs, this.gate);
   }
 
   private async call<T>(what: string, request: () => Promise<T>): Promise<T> {
     try {
-      return await withRetry(request, { write: false });
+      return await withRetry(request, { write: false, gate: this.gate });
     } catch (error) {
       throw kubeError(error, this.name, what);
     }
@@ -100,7 +105,10 @@ export class KubeCluster implements ClusterPort {
       try {
         do {
           const from = cont;
-          const page = await withRetry(() => fetchPage(from), { write: false });
+          const page = await withRetry(() => fetchPage(from), {
+            write: false,
+            gate: this.gate,
+          });
           for (const item of page.items) items.push(plain<T>(item));
           pages += 1;
           onProgress?.(items.length, pages);
@@ -189,7 +197,7 @@ export class KubeCluster implements ClusterPort {
   /** Reads one object; undefined when the API answers 404. */
   private async read<T>(what: string, request: () => Promise<unknown>): Promise<T | undefined> {
     try {
-      return plain<T>(await withRetry(request, { write: false }));
+      return plain<T>(await withRetry(request, { write: false, gate: this.gate }));
     } catch (error) {
       if ((error as { code?: number }).code === 404) return undefined;
       throw kubeError(error, this.name, what);
@@ -250,6 +258,7 @@ export class KubeCluster implements ClusterPort {
         apps: this.apps,
         coordination: this.coordination,
         options: () => this.options(),
+        gate: this.gate,
         dryRun: options.dryRun === true,
       },
       action,
