@@ -1,10 +1,10 @@
 /**
  * Retries of Kubernetes API requests, as client-go does them: a 429 waits the Retry-After the
  * server sent (capped), a 5xx, a timeout or a dropped connection backs off with jitter. Reads
- * retry all of these; writes retry only a 429 (the server refused the request before acting on
- * it), since a 5xx or a dropped connection may hide a write that happened: those go back to the
- * step, which reads what the cluster has before it writes again. Every retry is bounded in
- * attempts and in time.
+ * retry all of these; a write request retries only a 429 (the server refused the request before
+ * acting on it), since a 5xx or a dropped connection may hide a write that happened: those go
+ * back to the applier (apply/context.ts retryConflicts), which reads what the cluster has before
+ * it writes again. Every retry is bounded in attempts and in time.
  */
 import { ApiException } from '@kubernetes/client-node';
 import type { ClusterGate, RetryReason } from './rate-limit.js';

@@ -84,6 +84,33 @@ describe('Kubernetes API conflicts, rejections and the rate limit', () => {
     expect(await labelOf('blue-1')).toBe('switching');
   });
 
+  it('re-reads and retries a write answered 503 or cut off, which may have hidden a write', async () => {
+    twin.stats.reset();
+    twin.faults.resetCounts();
+    // storm-2 draws 0.19 (a 503), then 0.84 and 0.38 (a reset): the third attempt writes.
+    twin.faults.replace(
+      [
+        { kind: 'error', status: 503, rate: 0.3, verbs: ['patch'], resources: ['nodes'] },
+        { kind: 'reset', rate: 0.5, verbs: ['patch'], resources: ['nodes'] },
+      ],
+      'storm-2',
+    );
+    const gate = new ClusterGate('cluster-c', { qps: 1_000, burst: 1_000 });
+    const result = await cluster(gate).apply({
+      kind: 'label-node',
+      node: 'green-1',
+      key: LABEL,
+      value: 'switching',
+      previous: null,
+    });
+    const injected = twin.faults.injected;
+    twin.faults.clear();
+    expect(result.status).toBe('applied');
+    expect(await labelOf('green-1')).toBe('switching');
+    expect(injected).toMatchObject({ error: 1, reset: 1 });
+    expect(gate.stats().retries).toMatchObject({ 'server-error': 1, connection: 1 });
+  });
+
   it('does not retry over a change the plan did not expect: someone else relabelled the node', async () => {
     // The plan read blue-1 unlabelled; someone else labels it before the write, which gets 409.
     await kc()

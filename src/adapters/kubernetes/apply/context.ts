@@ -13,7 +13,14 @@ import {
 import { AppError } from '../../../errors.js';
 import { kubeError } from '../errors.js';
 import type { ClusterGate } from '../rate-limit.js';
-import { backoffMs, READ_RETRY, withRetry, type RetryPolicy } from '../retry.js';
+import {
+  backoffMs,
+  READ_RETRY,
+  retryable,
+  retryReason,
+  withRetry,
+  type RetryPolicy,
+} from '../retry.js';
 
 /** Whether every planned field is in the live object as planned (live objects carry defaults). */
 export { contains } from '../../../core/plan-unchanged.js';
@@ -141,27 +148,42 @@ export function serverConflict(error: unknown): boolean {
   );
 }
 
-/** Attempts of an action whose write keeps getting 409: a storm ends as a conflict, not a loop. */
+/** Attempts of an action whose write keeps failing: a storm ends as the error, not a loop. */
 export const CONFLICT_RETRY: RetryPolicy = { ...READ_RETRY, attempts: 5, baseMs: 100 };
 
 /**
- * Runs an applier again when the API server answered its write 409 Conflict. Every applier reads
- * the live object first and writes only if the action still holds (the object is the one the plan
- * was computed from, or already as wanted, which ends the action unchanged), then checks the
- * answer; so each attempt re-reads and re-verifies, and a change the plan did not expect ends in
- * changedSince (never an overwrite). Bounded in attempts and time.
+ * Why the applier may run again, re-reading first: a 409 (the write lost a race), or a 5xx, a
+ * timeout or a dropped connection, any of which may hide a write that happened; the re-read tells
+ * (the object is already as wanted: unchanged). Undefined for everything else.
+ */
+function rereadable(error: unknown): 'conflict' | 'transient' | undefined {
+  if (serverConflict(error)) return 'conflict';
+  if (!(error instanceof AppError) || error.cause === undefined) return undefined;
+  return retryable(error.cause, false) === undefined ? undefined : 'transient';
+}
+
+/**
+ * Runs an applier again when its write got 409 Conflict, a 5xx, a timeout or a reset. Every
+ * applier reads the live object first and writes only if the action still holds (the object is
+ * the one the plan was computed from, or already as wanted, which ends the action unchanged),
+ * then checks the answer; so each attempt re-reads and re-verifies, and a change the plan did not
+ * expect ends in changedSince or notAsPlanned, never an overwrite. Bounded in attempts and time.
  */
 export async function retryConflicts<T>(
   ctx: ApplyContext,
   apply: (ctx: ApplyContext) => Promise<T>,
   policy: RetryPolicy = CONFLICT_RETRY,
 ): Promise<T> {
+  let changed = false;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await apply(attempt === 0 ? ctx : { ...ctx, afterConflict: true });
+      // After a failed write the object may have moved: the applier checks it is still as planned.
+      return await apply(changed ? { ...ctx, afterConflict: true } : ctx);
     } catch (error) {
-      if (!serverConflict(error) || attempt + 1 >= policy.attempts) throw error;
-      ctx.gate.retried('conflict');
+      const why = rereadable(error);
+      if (why === undefined || attempt + 1 >= policy.attempts) throw error;
+      changed = true;
+      ctx.gate.retried(why === 'conflict' ? 'conflict' : retryReason((error as AppError).cause));
       await new Promise((resolve) => setTimeout(resolve, backoffMs(policy, attempt)));
     }
   }

@@ -18,7 +18,8 @@ export type { ApplyContext } from './context.js';
 export function applyAction(ctx: ApplyContext, action: ClusterAction): Promise<ApplyResult> {
   // Taking the lock is a race the lock judges itself (another holder may have won): no retry.
   if (action.kind === 'acquire-lease') return acquireLease(ctx, action);
-  // Every other applier re-reads and re-checks before it writes: a 409 gets another attempt.
+  // Every other applier re-reads and re-checks before it writes: a 409, a 5xx, a timeout or a
+  // reset gets another attempt, which finds the write done (unchanged) or still to do.
   return retryConflicts(ctx, (attempt) => dispatch(attempt, action));
 }
 
