@@ -39,7 +39,14 @@ const scope = {
 };
 
 const faultSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('latency'), ms: z.number().nonnegative(), ...scope }).loose(),
+  z
+    .object({
+      kind: z.literal('latency'),
+      ms: z.number().nonnegative(),
+      rate: z.number().min(0).max(1).optional(),
+      ...scope,
+    })
+    .loose(),
   z
     .object({
       kind: z.literal('error'),

@@ -191,7 +191,8 @@ export class FaultInjector {
       if (!faultMatches(fault, info)) continue;
       switch (fault.kind) {
         case 'latency':
-          latencyMs += fault.ms;
+          // Without a rate every matching request waits, and no draw is used.
+          if (fault.rate === undefined || this.random() < fault.rate) latencyMs += fault.ms;
           break;
         case 'error':
           if (!fired() && this.random() < fault.rate) response = errorResponse(fault.status);

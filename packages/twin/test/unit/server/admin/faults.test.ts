@@ -84,6 +84,17 @@ describe('fault scoping', () => {
     });
   });
 
+  it('delays a share of the requests when a latency fault has a rate', () => {
+    const injector = new FaultInjector([{ kind: 'latency', ms: 2000, rate: 0.25 }], 42);
+    const delayed = Array.from({ length: 200 }, () => injector.decide(listPods)).filter(
+      (d) => d.latencyMs === 2000,
+    ).length;
+    expect(delayed).toBe(
+      Array.from({ length: 200 }, seededRandom(42)).filter((x) => x < 0.25).length,
+    );
+    expect(injector.injected.latency).toBe(delayed);
+  });
+
   it('answers writes only with a conflict, and resets any verb', () => {
     const injector = new FaultInjector([
       { kind: 'conflict', rate: 1 },
