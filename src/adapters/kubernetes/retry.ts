@@ -65,7 +65,9 @@ export function retryable(error: unknown, write: boolean): Retryable {
  * and another attempt is safe.
  */
 export function upgradeRefused(error: unknown): Retryable {
-  if ((error as { code?: unknown } | undefined)?.code === 'ECONNRESET') return { wait: 'backoff' };
+  // client-node rejects with the `ws` ErrorEvent, whose `error` holds the socket's own error.
+  const e = error as { code?: unknown; error?: { code?: unknown } } | undefined;
+  if ((e?.code ?? e?.error?.code) === 'ECONNRESET') return { wait: 'backoff' };
   const status = /Unexpected server response: (\d{3})/.exec(
     String((error as Error | undefined)?.message),
   )?.[1];

@@ -56,6 +56,13 @@ describe('retryable', () => {
       wait: 'backoff',
     });
     expect(upgradeRefused(new Error('Unexpected server response: 403'))).toBeUndefined();
+    // What client-node's Exec rejects with when the twin resets the upgrade: a ws ErrorEvent.
+    expect(
+      upgradeRefused({
+        message: 'socket hang up',
+        error: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+      }),
+    ).toEqual({ wait: 'backoff' });
     expect(upgradeRefused(new Error('socket hang up'))).toBeUndefined();
   });
 

@@ -47,8 +47,12 @@ const NO_COUNTS: InjectedCounts = {
   watchDrop: 0,
 };
 
-/** The verbs that write: the only ones the apiserver answers 409 Conflict. */
-const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+/**
+ * The writes that can lose a resourceVersion race, the only ones the apiserver answers 409
+ * Conflict. A create's 409 is AlreadyExists, which says the object is there: a fault cannot make
+ * that true, so creates never draw.
+ */
+const CONFLICT_VERBS = new Set(['update', 'patch', 'delete', 'deletecollection']);
 
 /** The object a request names, for the Conflict message (`nodes "x"`, `daemonsets.apps "x"`). */
 export interface FaultTarget {
@@ -180,7 +184,7 @@ export class FaultInjector {
   /**
    * Latencies add up; the first error, throttle, conflict or reset fault that fires answers the
    * request. Each matching rate fault consumes one draw until one fires, in list order. A
-   * conflict fault only draws on writes: the apiserver never answers a read with 409.
+   * conflict fault only draws on updates, patches and deletes.
    */
   decide(info: RequestInfo, target: FaultTarget = { group: '', name: undefined }): FaultDecision {
     let latencyMs = 0;
@@ -202,7 +206,7 @@ export class FaultInjector {
             response = throttleResponse(fault.retryAfterSeconds);
           break;
         case 'conflict':
-          if (!fired() && WRITE_VERBS.has(info.verb) && this.random() < fault.rate)
+          if (!fired() && CONFLICT_VERBS.has(info.verb) && this.random() < fault.rate)
             response = conflictResponse(info.resource.split('/')[0] ?? info.resource, target);
           break;
         case 'reset':
