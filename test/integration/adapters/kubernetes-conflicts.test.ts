@@ -137,6 +137,18 @@ describe('Kubernetes API conflicts, rejections and the rate limit', () => {
     expect(await labelOf('blue-1')).toBe('theirs');
   });
 
+  it('holds a dry run’s retries to nothing it never wrote: its previous is the plan’s, not the node’s', async () => {
+    // A plan's server-side dry run labels nftables on top of a switching label it never wrote.
+    twin.faults.replace([{ kind: 'conflict', rate: 0.6, resources: ['nodes'] }], 'storm-1');
+    const result = await cluster().apply(
+      { kind: 'label-node', node: 'blue-2', key: LABEL, value: 'nftables', previous: 'switching' },
+      { dryRun: true },
+    );
+    twin.faults.clear();
+    expect(result.status).toBe('applied');
+    expect(await labelOf('blue-2')).toBeNull();
+  });
+
   it('answers another 4xx as K8S_REJECTED, final: one request, the server’s reason named', async () => {
     twin.stats.reset();
     const error = await cluster()

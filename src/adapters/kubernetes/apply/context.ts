@@ -178,7 +178,9 @@ export async function retryConflicts<T>(
   for (let attempt = 0; ; attempt += 1) {
     try {
       // After a failed write the object may have moved: the applier checks it is still as planned.
-      return await apply(changed ? { ...ctx, afterConflict: true } : ctx);
+      // A dry run's actions build on writes it never made, so their `previous` is hypothetical:
+      // only a real write is held to it.
+      return await apply(changed && !ctx.dryRun ? { ...ctx, afterConflict: true } : ctx);
     } catch (error) {
       const why = rereadable(error);
       if (why === undefined || attempt + 1 >= policy.attempts) throw error;
