@@ -62,7 +62,9 @@ const ended = results.filter(
   (r) => r.preflight === 'same' && r.cutover === 'verified' && r.rollback === 'verified',
 ).length;
 console.log('');
-console.log(`runs ended as the clean run: ${ended * 3} of ${results.length * 3}   (goal: all)`);
+console.log(
+  `pre-flights, cutovers and rollbacks ended as the clean run: ${ended * 3} of ${results.length * 3}   (goal: all)`,
+);
 console.log(`faults answered instead of the server: ${injected}`);
 console.log(`invariant violations: ${violations}   (goal: 0)`);
 console.log(
