@@ -9,6 +9,7 @@ import { delimiter, dirname, isAbsolute, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { AppError } from './errors.js';
+import { DEFAULT_API_RATE_LIMIT } from './core/token-bucket.js';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -145,6 +146,16 @@ const clusterSchema = z
       .min(0)
       .max(24 * 60)
       .default(10),
+    /**
+     * The client-side rate limit of every request this process makes to the cluster (reads,
+     * writes, execs; all runs together): a token bucket of `qps` a second, up to `burst` at once.
+     */
+    apiRateLimit: z
+      .strictObject({
+        qps: z.number().min(0.1).max(10_000).default(DEFAULT_API_RATE_LIMIT.qps),
+        burst: z.number().int().min(1).max(10_000).default(DEFAULT_API_RATE_LIMIT.burst),
+      })
+      .default(DEFAULT_API_RATE_LIMIT),
     /** A failed verification or missed deadline after a write rolls the node back. */
     autoRollback: z.boolean().default(true),
     /**

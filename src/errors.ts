@@ -18,6 +18,7 @@ export const errorCodes = [
   'K8S_NOT_FOUND',
   'K8S_CONFLICT',
   'K8S_THROTTLED',
+  'K8S_REJECTED',
   'K8S_API_ERROR',
   'SLACK_API_ERROR',
   'SLACK_NOT_IN_CHANNEL',

@@ -51,7 +51,8 @@ export function kubeProxyPods(twin: Twin): KubeProxyPod[] {
   });
 }
 
-function targetOf(action: ClusterAction): string {
+/** The `resource/name` a journaled action writes, as the twin's write log names it. */
+export function targetOf(action: ClusterAction): string {
   switch (action.kind) {
     case 'label-node':
     case 'unlabel-node':
@@ -71,7 +72,7 @@ function targetOf(action: ClusterAction): string {
 }
 
 /** Writes that are a run's housekeeping, not migration actions. */
-function housekeeping(w: WriteRecord): boolean {
+export function housekeeping(w: WriteRecord): boolean {
   return (
     (w.resource === 'pods' && (w.name ?? '').startsWith('proxy-migrate-probe-')) ||
     (w.resource === 'pods' && w.verb === 'create' && w.name === undefined) ||

@@ -34,6 +34,7 @@ import {
 } from './deadline.js';
 import { kubeError } from './errors.js';
 import { withRetry } from './retry.js';
+import { clusterGate, type ClusterGate } from './rate-limit.js';
 
 export const PAGE_SIZE = 500;
 const MAX_LIST_RESTARTS = 3;
@@ -54,6 +55,8 @@ export interface KubeClusterOptions {
   pageSize?: number;
   /** Every API response's verb and status (metrics). */
   onResponse?: ResponseObserver;
+  /** The cluster's rate limit and counters; the process's gate for the cluster's name by default. */
+  gate?: ClusterGate;
 }
 
 export class KubeCluster implements ClusterPort {
@@ -66,6 +69,7 @@ export class KubeCluster implements ClusterPort {
   private readonly timeoutMs: number;
   private readonly pageSize: number;
   private readonly onResponse: ResponseObserver | undefined;
+  readonly gate: ClusterGate;
 
   constructor(
     readonly name: string,
@@ -81,16 +85,17 @@ export class KubeCluster implements ClusterPort {
     this.timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.pageSize = options.pageSize ?? PAGE_SIZE;
     this.onResponse = options.onResponse;
+    this.gate = options.gate ?? clusterGate(name);
   }
 
   /** Per-request options: an abort signal so no call outlives its deadline. */
   private options(): ConfigurationOptions {
-    return withRequestDeadline(this.timeoutMs, this.onResponse);
+    return withRequestDeadline(this.timeoutMs, this.gate, this.onResponse);
   }
 
   private async call<T>(what: string, request: () => Promise<T>): Promise<T> {
     try {
-      return await withRetry(request, { write: false });
+      return await withRetry(request, { write: false, gate: this.gate });
     } catch (error) {
       throw kubeError(error, this.name, what);
     }
@@ -108,7 +113,10 @@ export class KubeCluster implements ClusterPort {
       try {
         do {
           const from = cont;
-          const page = await withRetry(() => fetchPage(from), { write: false });
+          const page = await withRetry(() => fetchPage(from), {
+            write: false,
+            gate: this.gate,
+          });
           for (const item of page.items) items.push(plain<T>(item));
           pages += 1;
           onProgress?.(items.length, pages);
@@ -197,7 +205,7 @@ export class KubeCluster implements ClusterPort {
   /** Reads one object; undefined when the API answers 404. */
   private async read<T>(what: string, request: () => Promise<unknown>): Promise<T | undefined> {
     try {
-      return plain<T>(await withRetry(request, { write: false }));
+      return plain<T>(await withRetry(request, { write: false, gate: this.gate }));
     } catch (error) {
       if ((error as { code?: number }).code === 404) return undefined;
       throw kubeError(error, this.name, what);
@@ -258,6 +266,7 @@ export class KubeCluster implements ClusterPort {
         apps: this.apps,
         coordination: this.coordination,
         options: () => this.options(),
+        gate: this.gate,
         dryRun: options.dryRun === true,
       },
       action,

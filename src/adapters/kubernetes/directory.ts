@@ -8,6 +8,7 @@ import type { NodeShell } from '../../ports/node-shell.js';
 import { ProbePodShell } from './probe-shell.js';
 import { KubeCluster, type KubeClusterOptions } from './cluster-client.js';
 import { kubeConfigFor } from './kubeconfig.js';
+import { clusterGate } from './rate-limit.js';
 
 export class KubeClusterDirectory implements ClusterDirectory {
   private readonly clients = new Map<string, ClusterPort>();
@@ -48,6 +49,7 @@ export class KubeClusterDirectory implements ClusterDirectory {
       image: cluster.probe.image,
       runId,
       logger: this.logger,
+      gate: clusterGate(cluster.name, cluster.apiRateLimit),
     });
   }
 
@@ -55,7 +57,11 @@ export class KubeClusterDirectory implements ClusterDirectory {
     const cached = this.clients.get(clusterName);
     if (cached !== undefined) return cached;
     const cluster = this.cluster(clusterName);
-    const client = new KubeCluster(cluster.name, this.kubeConfig(cluster), this.options);
+    // One gate per cluster in the process: every client and shell of the cluster shares its limit.
+    const client = new KubeCluster(cluster.name, this.kubeConfig(cluster), {
+      gate: clusterGate(cluster.name, cluster.apiRateLimit),
+      ...this.options,
+    });
     this.clients.set(clusterName, client);
     return client;
   }

@@ -57,7 +57,8 @@ export function kubeError(error: unknown, cluster: string, what: string): AppErr
         });
       case 409:
         return new AppError('K8S_CONFLICT', `${at}: ${detail}`, {
-          remedy: 'Someone else changed the object at the same time; the bot re-reads and retries.',
+          remedy:
+            'Someone else changed the object at the same time; the bot re-reads it and retries while the change is still the one planned. If this persists, find the other writer (managedFields in kubectl get -o yaml) and run the step again.',
           retryable: true,
           cause: error,
           details,
@@ -70,6 +71,21 @@ export function kubeError(error: unknown, cluster: string, what: string): AppErr
           details,
         });
       default:
+        // Any other 4xx is the server judging the request itself (400 BadRequest, 422 Invalid, an
+        // admission webhook's denial, 413, 415): the same request would get the same answer.
+        if (error.code >= 400 && error.code < 500) {
+          return new AppError(
+            'K8S_REJECTED',
+            `${at}: the API server rejected the request (HTTP ${error.code}${status.reason === undefined ? '' : ` ${status.reason}`}): ${detail}`,
+            {
+              remedy:
+                'Not retried: read the server’s reason above. An admission webhook or policy (Kyverno, Gatekeeper) that denies it, or an API server version the bot does not support, are the usual causes.',
+              retryable: false,
+              cause: error,
+              details,
+            },
+          );
+        }
         return new AppError('K8S_API_ERROR', `${at}: ${detail}`, {
           remedy: 'Check the API server’s health; the bot retries server errors.',
           retryable: error.code >= 500,

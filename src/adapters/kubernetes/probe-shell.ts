@@ -23,6 +23,7 @@ import type { ClusterAction } from '../../core/actions.js';
 import type { ApplyResult } from '../../ports/cluster.js';
 import { PROBE_CONTAINER, PROBE_LABEL, PROBE_LIFETIME_SECONDS, probePodName } from './probe-pod.js';
 import { EXEC_RETRY, upgradeRefused, withRetry } from './retry.js';
+import { clusterGate, type ClusterGate } from './rate-limit.js';
 
 export interface ProbeShellOptions {
   cluster: string;
@@ -35,6 +36,8 @@ export interface ProbeShellOptions {
   pollMs?: number;
   /** The cluster's one write path: probe pods are created and deleted as ClusterActions. */
   apply(action: ClusterAction): Promise<ApplyResult>;
+  /** The cluster's rate limit, shared with its other clients; the process's gate by default. */
+  gate?: ClusterGate;
 }
 
 class Collector extends Writable {
@@ -65,6 +68,7 @@ export class ProbePodShell implements NodeShell {
   private readonly generations = new Map<string, number>();
   private closed = false;
   private collecting: Promise<void> | undefined;
+  private readonly gate: ClusterGate;
 
   constructor(
     kubeConfig: KubeConfig,
@@ -72,6 +76,7 @@ export class ProbePodShell implements NodeShell {
   ) {
     this.core = kubeConfig.makeApiClient(CoreV1Api);
     this.exec = new Exec(kubeConfig);
+    this.gate = options.gate ?? clusterGate(options.cluster);
   }
 
   private failed(node: string, message: string, remedy: string, cause?: unknown): AppError {
@@ -102,7 +107,7 @@ export class ProbePodShell implements NodeShell {
     for (;;) {
       const pod = await withRetry(
         () => this.core.readNamespacedPod({ namespace, name }, this.request()),
-        { write: false },
+        { write: false, gate: this.gate },
       ).catch((error: unknown) => {
         throw kubeError(error, this.options.cluster, `read probe pod ${name}`);
       });
@@ -238,8 +243,10 @@ export class ProbePodShell implements NodeShell {
     let status: V1Status | undefined;
     // A refused upgrade (429, 5xx) ran nothing: connect again, as kubectl would be retried.
     const connecting = withRetry(
-      () =>
-        this.exec.exec(
+      async () => {
+        // An exec is a request like any other: it waits for the cluster's rate limit.
+        await this.gate.take();
+        return this.exec.exec(
           this.options.namespace,
           pod,
           PROBE_CONTAINER,
@@ -251,8 +258,9 @@ export class ProbePodShell implements NodeShell {
           (s) => {
             status = s;
           },
-        ),
-      { write: true, classify: upgradeRefused, policy: EXEC_RETRY },
+        );
+      },
+      { write: true, classify: upgradeRefused, policy: EXEC_RETRY, gate: this.gate },
     ).catch((error: unknown) => {
       throw this.failed(
         node,
@@ -300,7 +308,7 @@ export class ProbePodShell implements NodeShell {
 
   /** Options for every API call: a deadline, so a hung API server cannot hang the run. */
   private request(): ConfigurationOptions {
-    return withRequestDeadline(REQUEST_TIMEOUT_MS);
+    return withRequestDeadline(REQUEST_TIMEOUT_MS, this.gate);
   }
 
   async close(): Promise<void> {

@@ -1,12 +1,13 @@
 /**
  * Retries of Kubernetes API requests, as client-go does them: a 429 waits the Retry-After the
  * server sent (capped), a 5xx, a timeout or a dropped connection backs off with jitter. Reads
- * retry all of these; writes retry only a 429 (the server refused the request before acting on
- * it), since a 5xx or a dropped connection may hide a write that happened: those go back to the
- * step, which reads what the cluster has before it writes again. Every retry is bounded in
- * attempts and in time.
+ * retry all of these; a write request retries only a 429 (the server refused the request before
+ * acting on it), since a 5xx or a dropped connection may hide a write that happened: those go
+ * back to the applier (apply/context.ts retryConflicts), which reads what the cluster has before
+ * it writes again. Every retry is bounded in attempts and in time.
  */
 import { ApiException } from '@kubernetes/client-node';
+import type { ClusterGate, RetryReason } from './rate-limit.js';
 
 export interface RetryPolicy {
   attempts: number;
@@ -59,13 +60,37 @@ export function retryable(error: unknown, write: boolean): Retryable {
 
 /**
  * An exec or attach whose WebSocket upgrade the server refused (the `ws` client reports
- * "Unexpected server response: 429"): the command never started, so another attempt is safe.
+ * "Unexpected server response: 429") or whose connection broke before the upgrade's answer
+ * (ECONNRESET, "socket hang up"): the streams were never set up, so the command never started
+ * and another attempt is safe.
  */
 export function upgradeRefused(error: unknown): Retryable {
-  const status = /Unexpected server response: (\d{3})/.exec(String((error as Error).message))?.[1];
+  // client-node rejects with the `ws` ErrorEvent, whose `error` holds the socket's own error.
+  const e = error as { code?: unknown; error?: { code?: unknown } } | undefined;
+  if ((e?.code ?? e?.error?.code) === 'ECONNRESET') return { wait: 'backoff' };
+  const status = /Unexpected server response: (\d{3})/.exec(
+    String((error as Error | undefined)?.message),
+  )?.[1];
   if (status === undefined) return undefined;
   const code = Number(status);
   return code === 429 || (code >= 500 && code <= 504) ? { wait: 'backoff' } : undefined;
+}
+
+/** Why an attempt is repeated, for the cluster's counters. */
+export function retryReason(error: unknown): RetryReason {
+  const status =
+    error instanceof ApiException
+      ? error.code
+      : Number(
+          /Unexpected server response: (\d{3})/.exec(
+            String((error as Error | undefined)?.message),
+          )?.[1],
+        );
+  if (status === 429) return 'throttled';
+  if (status === 409) return 'conflict';
+  if (status >= 500) return 'server-error';
+  const name = (error as { name?: unknown } | undefined)?.name;
+  return name === 'AbortError' || name === 'TimeoutError' ? 'timeout' : 'connection';
 }
 
 export function backoffMs(policy: RetryPolicy, attempt: number, random = Math.random): number {
@@ -81,6 +106,8 @@ export async function withRetry<T>(
     /** Another judge of what is retryable (exec's WebSocket upgrade). */
     classify?: (error: unknown) => Retryable;
     onRetry?: (error: unknown, waitMs: number) => void;
+    /** The cluster's gate, which counts the retries. */
+    gate?: ClusterGate;
   },
 ): Promise<T> {
   const policy = options.policy ?? (options.write ? WRITE_RETRY : READ_RETRY);
@@ -94,6 +121,7 @@ export async function withRetry<T>(
         again.wait === 'retry-after'
           ? Math.min(policy.maxRetryAfterMs, again.ms)
           : backoffMs(policy, attempt);
+      options.gate?.retried(retryReason(error));
       options.onRetry?.(error, waitMs);
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }

@@ -22,7 +22,12 @@ const waitingFor: Record<Settle, string> = {
 export async function waitForNode(ctx: StepContext, settle: Settle): Promise<StepOutcome> {
   const target = nodeTarget(ctx);
   const deadlineMs = ctx.clusterConfig.swapDeadlineSeconds * 1000;
-  const started = Date.now();
+  // From the step's first start, kept across its retries: a read that failed mid-wait (an API
+  // storm) retries the step, and must not give the node a fresh deadline without kube-proxy.
+  const first = ctx
+    .state()
+    .steps.find((s) => s.id === ctx.step.id && s.track === ctx.state().track)?.startedAt;
+  const started = Math.min(Date.now(), first === undefined ? Date.now() : Date.parse(first));
   while (!ctx.signal.aborted) {
     const seen = kubeProxiesOn(await ctx.cluster.listPodsOnNode(target.node), target);
     const verdict = settled(settle, seen);

@@ -6,6 +6,7 @@ import {
   backoffMs,
   READ_RETRY,
   retryable,
+  retryReason,
   upgradeRefused,
   withRetry,
 } from '../../../src/adapters/kubernetes/retry.js';
@@ -41,7 +42,13 @@ describe('retryable', () => {
     expect(retryable(Object.assign(new Error('x'), { code: 'ECONNRESET' }), true)).toBeUndefined();
   });
 
-  it('retries an exec whose WebSocket upgrade was refused, nothing else', () => {
+  it('retries an exec whose WebSocket upgrade was refused or reset before its answer, nothing else', () => {
+    // exec() rejects only before the upgrade completes: the command never started.
+    expect(
+      upgradeRefused(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })),
+    ).toEqual({
+      wait: 'backoff',
+    });
     expect(upgradeRefused(new Error('Unexpected server response: 429'))).toEqual({
       wait: 'backoff',
     });
@@ -49,6 +56,13 @@ describe('retryable', () => {
       wait: 'backoff',
     });
     expect(upgradeRefused(new Error('Unexpected server response: 403'))).toBeUndefined();
+    // What client-node's Exec rejects with when the twin resets the upgrade: a ws ErrorEvent.
+    expect(
+      upgradeRefused({
+        message: 'socket hang up',
+        error: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+      }),
+    ).toEqual({ wait: 'backoff' });
     expect(upgradeRefused(new Error('socket hang up'))).toBeUndefined();
   });
 
@@ -72,5 +86,17 @@ describe('retryable', () => {
       ),
     ).rejects.toBeInstanceOf(ApiException);
     expect(calls).toBe(8);
+  });
+});
+
+describe('retryReason', () => {
+  it('names why an attempt is repeated, for the cluster counters', () => {
+    expect(retryReason(api(429))).toBe('throttled');
+    expect(retryReason(api(503))).toBe('server-error');
+    expect(retryReason(api(409))).toBe('conflict');
+    expect(retryReason(new Error('Unexpected server response: 429'))).toBe('throttled');
+    expect(retryReason(Object.assign(new Error('x'), { name: 'TimeoutError' }))).toBe('timeout');
+    expect(retryReason(Object.assign(new Error('x'), { code: 'ECONNRESET' }))).toBe('connection');
+    expect(retryReason(undefined)).toBe('connection');
   });
 });

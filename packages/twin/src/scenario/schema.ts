@@ -39,7 +39,14 @@ const scope = {
 };
 
 const faultSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('latency'), ms: z.number().nonnegative(), ...scope }).loose(),
+  z
+    .object({
+      kind: z.literal('latency'),
+      ms: z.number().nonnegative(),
+      rate: z.number().min(0).max(1).optional(),
+      ...scope,
+    })
+    .loose(),
   z
     .object({
       kind: z.literal('error'),
@@ -59,6 +66,8 @@ const faultSchema = z.discriminatedUnion('kind', [
   z
     .object({ kind: z.literal('watch-drop'), everySeconds: z.number().positive(), ...scope })
     .loose(),
+  z.object({ kind: z.literal('conflict'), rate: z.number().min(0).max(1), ...scope }).loose(),
+  z.object({ kind: z.literal('reset'), rate: z.number().min(0).max(1), ...scope }).loose(),
 ]);
 
 const nodePoolSchema = z

@@ -99,8 +99,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       dryRun: dryRunOf(query),
     });
     if (written !== undefined) res.once('finish', () => (written.code = res.statusCode));
-    const decision = faults.decide(info);
+    const decision = faults.decide(info, { group: target.def.group, name: target.name });
     if (decision.latencyMs > 0) await new Promise((done) => setTimeout(done, decision.latencyMs));
+    // A reset fault: the connection drops before any answer, as a broken link or a load balancer
+    // that gives up does; the request did nothing.
+    if (decision.reset) {
+      req.socket.destroy();
+      return;
+    }
     if (decision.response) {
       const { code, body, headers } = decision.response;
       return sendJson(res, code, body, 'application/json', headers);

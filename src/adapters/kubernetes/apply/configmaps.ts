@@ -8,6 +8,8 @@ import {
   contains,
   deleteBody,
   dryRunParam,
+  notAsPlanned,
+  notKept,
   plain,
   readOrUndefined,
   type ApplyContext,
@@ -44,13 +46,22 @@ export async function ensureConfigMap(
     const created = await call(ctx, `create ConfigMap ${namespace}/${name}`, () =>
       ctx.core.createNamespacedConfigMap({ namespace, body, ...dryRunParam(ctx) }, ctx.options()),
     );
-    return { status: 'applied', resourceVersion: created.metadata?.resourceVersion ?? '' };
+    return kept(ctx, created, action);
   }
   const rv = current.metadata?.resourceVersion ?? '';
   const same =
     JSON.stringify(current.data ?? {}) === JSON.stringify(action.desired.data) &&
     contains(plain(current.metadata?.labels ?? {}), action.desired.labels);
   if (same) return { status: 'unchanged', resourceVersion: rv };
+  // A create that got 409 (AlreadyExists) finds a ConfigMap that is not the one it wrote: not ours.
+  if (ctx.afterConflict === true && action.previous === null) {
+    throw notAsPlanned(
+      ctx,
+      `ConfigMap ${namespace}/${name}`,
+      'none',
+      `one at resourceVersion ${rv}`,
+    );
+  }
   if (
     action.previous !== null &&
     action.previous.resourceVersion !== '' &&
@@ -77,7 +88,22 @@ export async function ensureConfigMap(
       ctx.options(),
     ),
   );
-  return { status: 'applied', resourceVersion: replaced.metadata?.resourceVersion ?? '' };
+  return kept(ctx, replaced, action);
+}
+
+/** After the write: the answer holds the planned data, or the write is not trusted. */
+function kept(
+  ctx: ApplyContext,
+  written: V1ConfigMap,
+  action: ActionOf<'ensure-configmap'>,
+): ApplyResult {
+  if (JSON.stringify(written.data ?? {}) !== JSON.stringify(action.desired.data)) {
+    throw notKept(
+      ctx,
+      `ConfigMap ${action.ref.namespace}/${action.ref.name} does not hold the data asked for`,
+    );
+  }
+  return { status: 'applied', resourceVersion: written.metadata?.resourceVersion ?? '' };
 }
 
 export async function deleteConfigMap(
@@ -88,6 +114,10 @@ export async function deleteConfigMap(
   const current = await live(ctx, namespace, name);
   if (current === undefined) return { status: 'unchanged' };
   const rv = action.previous.resourceVersion;
+  // Checked before the delete too: a ConfigMap changed since the plan is never deleted.
+  const liveRv = current.metadata?.resourceVersion ?? '';
+  if (rv !== '' && rv !== liveRv)
+    throw changedSince(ctx, `ConfigMap ${namespace}/${name}`, rv, liveRv);
   await call(ctx, `delete ConfigMap ${namespace}/${name}`, () =>
     ctx.core.deleteNamespacedConfigMap(
       {

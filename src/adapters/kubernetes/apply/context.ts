@@ -2,16 +2,25 @@
  * What the action appliers share: the typed clients, the per-request deadline, error mapping and
  * the dry-run flag. One applier file per kind of object; index.ts dispatches by action kind.
  */
-import type {
-  AppsV1Api,
-  ConfigurationOptions,
-  CoordinationV1Api,
-  CoreV1Api,
-  V1DeleteOptions,
+import {
+  ApiException,
+  type AppsV1Api,
+  type ConfigurationOptions,
+  type CoordinationV1Api,
+  type CoreV1Api,
+  type V1DeleteOptions,
 } from '@kubernetes/client-node';
 import { AppError } from '../../../errors.js';
 import { kubeError } from '../errors.js';
-import { withRetry } from '../retry.js';
+import type { ClusterGate } from '../rate-limit.js';
+import {
+  backoffMs,
+  READ_RETRY,
+  retryable,
+  retryReason,
+  withRetry,
+  type RetryPolicy,
+} from '../retry.js';
 
 /** Whether every planned field is in the live object as planned (live objects carry defaults). */
 export { contains } from '../../../core/plan-unchanged.js';
@@ -22,7 +31,15 @@ export interface ApplyContext {
   apps: AppsV1Api;
   coordination: CoordinationV1Api;
   options(): ConfigurationOptions;
+  /** The cluster's rate limit and retry counters. */
+  gate: ClusterGate;
   dryRun: boolean;
+  /**
+   * Set on the attempts after a 409: the object changed under the write, so an applier whose
+   * action carries no resourceVersion precondition checks the fields it writes are still as the
+   * plan read them (or already as wanted) before it writes again.
+   */
+  afterConflict?: boolean;
 }
 
 /** `dryRun=All` on every write of a dry run; nothing on a real one. */
@@ -46,7 +63,7 @@ export async function call<T>(
 ): Promise<T> {
   try {
     // A write is retried on a 429 only: the server refused it before acting.
-    return await withRetry(request, { write: true });
+    return await withRetry(request, { write: true, gate: ctx.gate });
   } catch (error) {
     throw kubeError(error, ctx.cluster, what);
   }
@@ -59,7 +76,7 @@ export async function readOrUndefined<T>(
   request: () => Promise<T>,
 ): Promise<T | undefined> {
   try {
-    return await withRetry(request, { write: false });
+    return await withRetry(request, { write: false, gate: ctx.gate });
   } catch (error) {
     if ((error as { code?: number }).code === 404) return undefined;
     throw kubeError(error, ctx.cluster, what);
@@ -84,6 +101,25 @@ export function changedSince(
   );
 }
 
+/** A field the action writes is neither what the plan read nor what it wants: someone else's. */
+export function notAsPlanned(
+  ctx: ApplyContext,
+  what: string,
+  planned: string,
+  live: string,
+): AppError {
+  return new AppError(
+    'K8S_CONFLICT',
+    `Cluster ${ctx.cluster}: ${what} changed since it was read (planned on ${planned}, now ${live}); not written.`,
+    {
+      remedy:
+        'Someone else changed it at the same time; find who (managedFields in kubectl get -o yaml), then run the step again.',
+      retryable: true,
+      details: { cluster: ctx.cluster, what, planned, live },
+    },
+  );
+}
+
 /** After a write: the API server's answer must hold what was asked, or the write is not trusted. */
 export function notKept(ctx: ApplyContext, what: string): AppError {
   return new AppError('K8S_API_ERROR', `Cluster ${ctx.cluster}: after the write, ${what}.`, {
@@ -100,4 +136,57 @@ export function pointer(segment: string): string {
 /** The API's JSON shape of an SDK model (dates as strings, no undefined). */
 export function plain<T>(value: unknown): T {
   return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** A 409 the API server sent (a lost resourceVersion race, or AlreadyExists), not our own check. */
+export function serverConflict(error: unknown): boolean {
+  return (
+    error instanceof AppError &&
+    error.code === 'K8S_CONFLICT' &&
+    error.cause instanceof ApiException &&
+    error.cause.code === 409
+  );
+}
+
+/** Attempts of an action whose write keeps failing: a storm ends as the error, not a loop. */
+export const CONFLICT_RETRY: RetryPolicy = { ...READ_RETRY, attempts: 5, baseMs: 100 };
+
+/**
+ * Why the applier may run again, re-reading first: a 409 (the write lost a race), or a 5xx, a
+ * timeout or a dropped connection, any of which may hide a write that happened; the re-read tells
+ * (the object is already as wanted: unchanged). Undefined for everything else.
+ */
+function rereadable(error: unknown): 'conflict' | 'transient' | undefined {
+  if (serverConflict(error)) return 'conflict';
+  if (!(error instanceof AppError) || error.cause === undefined) return undefined;
+  return retryable(error.cause, false) === undefined ? undefined : 'transient';
+}
+
+/**
+ * Runs an applier again when its write got 409 Conflict, a 5xx, a timeout or a reset. Every
+ * applier reads the live object first and writes only if the action still holds (the object is
+ * the one the plan was computed from, or already as wanted, which ends the action unchanged),
+ * then checks the answer; so each attempt re-reads and re-verifies, and a change the plan did not
+ * expect ends in changedSince or notAsPlanned, never an overwrite. Bounded in attempts and time.
+ */
+export async function retryConflicts<T>(
+  ctx: ApplyContext,
+  apply: (ctx: ApplyContext) => Promise<T>,
+  policy: RetryPolicy = CONFLICT_RETRY,
+): Promise<T> {
+  let changed = false;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      // After a failed write the object may have moved: the applier checks it is still as planned.
+      // A dry run's actions build on writes it never made, so their `previous` is hypothetical:
+      // only a real write is held to it.
+      return await apply(changed && !ctx.dryRun ? { ...ctx, afterConflict: true } : ctx);
+    } catch (error) {
+      const why = rereadable(error);
+      if (why === undefined || attempt + 1 >= policy.attempts) throw error;
+      changed = true;
+      ctx.gate.retried(why === 'conflict' ? 'conflict' : retryReason((error as AppError).cause));
+      await new Promise((resolve) => setTimeout(resolve, backoffMs(policy, attempt)));
+    }
+  }
 }

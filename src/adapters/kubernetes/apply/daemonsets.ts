@@ -14,6 +14,7 @@ import {
   contains,
   deleteBody,
   dryRunParam,
+  notAsPlanned,
   notKept,
   plain,
   readOrUndefined,
@@ -46,7 +47,7 @@ export async function ensureDaemonSet(
     const created = await call(ctx, `create DaemonSet ${namespace}/${name}`, () =>
       ctx.apps.createNamespacedDaemonSet({ namespace, body, ...dryRunParam(ctx) }, ctx.options()),
     );
-    return { status: 'applied', resourceVersion: created.metadata?.resourceVersion ?? '' };
+    return kept(ctx, plain<KubeDaemonSet>(created), action);
   }
   const rv = current.metadata.resourceVersion ?? '';
   if (
@@ -54,6 +55,15 @@ export async function ensureDaemonSet(
     contains(current.metadata.labels ?? {}, action.desired.metadata.labels ?? {})
   ) {
     return { status: 'unchanged', resourceVersion: rv };
+  }
+  // A create that got 409 (AlreadyExists) finds a DaemonSet that is not the one it wrote: not ours.
+  if (ctx.afterConflict === true && action.previous === null) {
+    throw notAsPlanned(
+      ctx,
+      `DaemonSet ${namespace}/${name}`,
+      'none',
+      `one at resourceVersion ${rv}`,
+    );
   }
   if (
     action.previous !== null &&
@@ -73,7 +83,22 @@ export async function ensureDaemonSet(
       ctx.options(),
     ),
   );
-  return { status: 'applied', resourceVersion: replaced.metadata?.resourceVersion ?? '' };
+  return kept(ctx, plain<KubeDaemonSet>(replaced), action);
+}
+
+/** After the write: the answer holds the planned spec, or the write is not trusted. */
+function kept(
+  ctx: ApplyContext,
+  written: KubeDaemonSet,
+  action: ActionOf<'ensure-daemonset'>,
+): ApplyResult {
+  if (!contains(written.spec, action.desired.spec)) {
+    throw notKept(
+      ctx,
+      `DaemonSet ${action.ref.namespace}/${action.ref.name} does not have the spec asked for`,
+    );
+  }
+  return { status: 'applied', resourceVersion: written.metadata.resourceVersion ?? '' };
 }
 
 export async function deleteDaemonSet(
@@ -81,8 +106,13 @@ export async function deleteDaemonSet(
   action: ActionOf<'delete-daemonset'>,
 ): Promise<ApplyResult> {
   const { namespace, name } = action.ref;
-  if ((await live(ctx, namespace, name)) === undefined) return { status: 'unchanged' };
+  const current = await live(ctx, namespace, name);
+  if (current === undefined) return { status: 'unchanged' };
   const rv = action.previous.resourceVersion;
+  // Checked before the delete too: a DaemonSet changed since the plan is never deleted.
+  const liveRv = current.metadata.resourceVersion ?? '';
+  if (rv !== '' && rv !== liveRv)
+    throw changedSince(ctx, `DaemonSet ${namespace}/${name}`, rv, liveRv);
   await call(ctx, `delete DaemonSet ${namespace}/${name}`, () =>
     ctx.apps.deleteNamespacedDaemonSet(
       {

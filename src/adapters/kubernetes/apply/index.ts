@@ -2,7 +2,7 @@
 import type { ClusterAction } from '../../../core/actions.js';
 import type { ApplyResult } from '../../../ports/cluster.js';
 import { deleteConfigMap, ensureConfigMap } from './configmaps.js';
-import type { ApplyContext } from './context.js';
+import { retryConflicts, type ApplyContext } from './context.js';
 import {
   deleteDaemonSet,
   ensureDaemonSet,
@@ -16,6 +16,14 @@ import { createProbePod, deleteProbePod } from './probe-pods.js';
 export type { ApplyContext } from './context.js';
 
 export function applyAction(ctx: ApplyContext, action: ClusterAction): Promise<ApplyResult> {
+  // Taking the lock is a race the lock judges itself (another holder may have won): no retry.
+  if (action.kind === 'acquire-lease') return acquireLease(ctx, action);
+  // Every other applier re-reads and re-checks before it writes: a 409, a 5xx, a timeout or a
+  // reset gets another attempt, which finds the write done (unchanged) or still to do.
+  return retryConflicts(ctx, (attempt) => dispatch(attempt, action));
+}
+
+function dispatch(ctx: ApplyContext, action: ClusterAction): Promise<ApplyResult> {
   switch (action.kind) {
     case 'ensure-configmap':
       return ensureConfigMap(ctx, action);

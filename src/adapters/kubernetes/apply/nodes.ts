@@ -9,6 +9,7 @@ import type { ApplyResult } from '../../../ports/cluster.js';
 import {
   call,
   dryRunParam,
+  notAsPlanned,
   notKept,
   plain,
   pointer,
@@ -69,8 +70,25 @@ async function setMap(
   node: string,
   field: 'labels' | 'annotations',
   want: Record<string, string | null>,
+  previous: Record<string, string | null>,
 ): Promise<ApplyResult> {
   const current = await live(ctx, node);
+  if (ctx.afterConflict === true) {
+    // The write lost a race: retry only if each key is still as planned, or already as wanted.
+    const have = current.metadata[field] ?? {};
+    for (const [key, value] of Object.entries(want)) {
+      const now = have[key] ?? null;
+      const planned = previous[key] ?? null;
+      if (now !== value && now !== planned) {
+        throw notAsPlanned(
+          ctx,
+          `${field.slice(0, -1)} ${key} of node ${node}`,
+          planned ?? '(none)',
+          now ?? '(none)',
+        );
+      }
+    }
+  }
   const ops = mapOps(field, current.metadata[field], want);
   if (ops.length === 0)
     return { status: 'unchanged', resourceVersion: current.metadata.resourceVersion ?? '' };
@@ -88,19 +106,31 @@ async function setMap(
 }
 
 export function labelNode(ctx: ApplyContext, action: ActionOf<'label-node'>): Promise<ApplyResult> {
-  return setMap(ctx, action.node, 'labels', { [action.key]: action.value });
+  return setMap(
+    ctx,
+    action.node,
+    'labels',
+    { [action.key]: action.value },
+    { [action.key]: action.previous },
+  );
 }
 
 export function unlabelNode(
   ctx: ApplyContext,
   action: ActionOf<'unlabel-node'>,
 ): Promise<ApplyResult> {
-  return setMap(ctx, action.node, 'labels', { [action.key]: null });
+  return setMap(
+    ctx,
+    action.node,
+    'labels',
+    { [action.key]: null },
+    { [action.key]: action.previous },
+  );
 }
 
 export function annotateNode(
   ctx: ApplyContext,
   action: ActionOf<'annotate-node'>,
 ): Promise<ApplyResult> {
-  return setMap(ctx, action.node, 'annotations', action.annotations);
+  return setMap(ctx, action.node, 'annotations', action.annotations, action.previous);
 }

@@ -61,7 +61,7 @@ export async function createProbePod(
     // Idempotent (a pod that exists answers 409, unchanged), so every transient failure retries.
     const created = await withRetry(
       () => ctx.core.createNamespacedPod({ namespace, body, ...dryRunParam(ctx) }, ctx.options()),
-      { write: false },
+      { write: false, gate: ctx.gate },
     );
     return { status: 'applied', resourceVersion: created.metadata?.resourceVersion ?? '' };
   } catch (error) {
@@ -83,7 +83,7 @@ export async function deleteProbePod(
           { namespace, name, gracePeriodSeconds: 0, ...dryRunParam(ctx) },
           ctx.options(),
         ),
-      { write: false },
+      { write: false, gate: ctx.gate },
     );
     return { status: 'applied' };
   } catch (error) {

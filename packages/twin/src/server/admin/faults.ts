@@ -1,7 +1,7 @@
-// API faults (TWIN.md): latency, 5xx errors, 429 throttling and watch drops, scoped by verb and
-// resource. Draws come from a seeded PRNG that restarts on every change of the fault list.
+// API faults (TWIN.md): latency, 5xx errors, 429 throttling, 409 conflicts on writes, reset
+// connections and watch drops, scoped by verb and resource. Draws come from a seeded PRNG that restarts on every change of the fault list.
 
-import { badRequest } from '../../apimachinery/errors.js';
+import { badRequest, conflict } from '../../apimachinery/errors.js';
 import type { ApiFault } from '../../scenario/schema.js';
 import { scenarioHeaderSchema } from '../../scenario/schema.js';
 import type { JsonObject } from '../../apimachinery/types.js';
@@ -17,7 +17,7 @@ const faultListSchema = scenarioHeaderSchema.shape.spec.shape.faults;
 
 /** A response that replaces the real one: the status, a Status body and extra headers. */
 export interface FaultResponse {
-  code: 429 | 500 | 503;
+  code: 409 | 429 | 500 | 503;
   body: JsonObject;
   headers: Record<string, string>;
 }
@@ -25,13 +25,39 @@ export interface FaultResponse {
 export interface FaultDecision {
   latencyMs: number;
   response: FaultResponse | undefined;
+  /** Close the connection without an answer (the client sees ECONNRESET). */
+  reset: boolean;
 }
 
 export interface InjectedCounts {
   latency: number;
   error: number;
   throttle: number;
+  conflict: number;
+  reset: number;
   watchDrop: number;
+}
+
+const NO_COUNTS: InjectedCounts = {
+  latency: 0,
+  error: 0,
+  throttle: 0,
+  conflict: 0,
+  reset: 0,
+  watchDrop: 0,
+};
+
+/**
+ * The writes that can lose a resourceVersion race, the only ones the apiserver answers 409
+ * Conflict. A create's 409 is AlreadyExists, which says the object is there: a fault cannot make
+ * that true, so creates never draw.
+ */
+const CONFLICT_VERBS = new Set(['update', 'patch', 'delete', 'deletecollection']);
+
+/** The object a request names, for the Conflict message (`nodes "x"`, `daemonsets.apps "x"`). */
+export interface FaultTarget {
+  group: string;
+  name: string | undefined;
 }
 
 function listIncludes(list: readonly string[] | undefined, value: string): boolean {
@@ -83,6 +109,15 @@ export function errorResponse(code: 500 | 503): FaultResponse {
   return { code, body, headers: {} };
 }
 
+/**
+ * The apiserver's answer to a write whose resourceVersion lost a race (storage's
+ * OptimisticLockErrorMsg in errors.NewConflict): nothing was written.
+ */
+export function conflictResponse(resource: string, target: FaultTarget): FaultResponse {
+  const error = conflict({ resource, group: target.group, name: target.name ?? '' });
+  return { code: 409, body: error.toStatus(), headers: {} };
+}
+
 /** Reads a fault list from an admin request body: an array, `{faults: [...]}`, or one fault. */
 export function parseFaults(value: unknown): ApiFault[] {
   let list: unknown = value;
@@ -105,7 +140,7 @@ export function parseFaults(value: unknown): ApiFault[] {
 export class FaultInjector {
   private list: ApiFault[];
   private random: Random;
-  private counts: InjectedCounts = { latency: 0, error: 0, throttle: 0, watchDrop: 0 };
+  private counts: InjectedCounts = { ...NO_COUNTS };
 
   constructor(
     faults: readonly ApiFault[] = [],
@@ -143,37 +178,50 @@ export class FaultInjector {
   }
 
   resetCounts(): void {
-    this.counts = { latency: 0, error: 0, throttle: 0, watchDrop: 0 };
+    this.counts = { ...NO_COUNTS };
   }
 
   /**
-   * Latencies add up; the first error or throttle fault that fires answers the request. Each
-   * matching rate fault consumes one draw until one fires, in list order.
+   * Latencies add up; the first error, throttle, conflict or reset fault that fires answers the
+   * request. Each matching rate fault consumes one draw until one fires, in list order. A
+   * conflict fault only draws on updates, patches and deletes.
    */
-  decide(info: RequestInfo): FaultDecision {
+  decide(info: RequestInfo, target: FaultTarget = { group: '', name: undefined }): FaultDecision {
     let latencyMs = 0;
     let response: FaultResponse | undefined;
+    let reset = false;
+    const fired = (): boolean => response !== undefined || reset;
     for (const fault of this.list) {
       if (!faultMatches(fault, info)) continue;
       switch (fault.kind) {
         case 'latency':
-          latencyMs += fault.ms;
+          // Without a rate every matching request waits, and no draw is used.
+          if (fault.rate === undefined || this.random() < fault.rate) latencyMs += fault.ms;
           break;
         case 'error':
-          if (!response && this.random() < fault.rate) response = errorResponse(fault.status);
+          if (!fired() && this.random() < fault.rate) response = errorResponse(fault.status);
           break;
         case 'throttle':
-          if (!response && this.random() < fault.rate)
+          if (!fired() && this.random() < fault.rate)
             response = throttleResponse(fault.retryAfterSeconds);
+          break;
+        case 'conflict':
+          if (!fired() && CONFLICT_VERBS.has(info.verb) && this.random() < fault.rate)
+            response = conflictResponse(info.resource.split('/')[0] ?? info.resource, target);
+          break;
+        case 'reset':
+          if (!fired() && this.random() < fault.rate) reset = true;
           break;
         case 'watch-drop':
           break;
       }
     }
     if (latencyMs > 0) this.counts.latency += 1;
-    if (response?.code === 429) this.counts.throttle += 1;
+    if (reset) this.counts.reset += 1;
+    else if (response?.code === 429) this.counts.throttle += 1;
+    else if (response?.code === 409) this.counts.conflict += 1;
     else if (response) this.counts.error += 1;
-    return { latencyMs, response };
+    return { latencyMs, response, reset };
   }
 
   /** The shortest watch lifetime a watch-drop fault imposes on watches of this resource. */

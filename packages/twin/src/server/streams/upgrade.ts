@@ -91,8 +91,12 @@ export function createUpgradeHandler(
     const { target } = r;
     const info = requestInfo(method, target, url.searchParams);
     ctx.stats.record(info);
-    const decision = ctx.faults.decide(info);
+    const decision = ctx.faults.decide(info, { group: target.def.group, name: target.name });
     if (decision.latencyMs > 0) await new Promise((done) => setTimeout(done, decision.latencyMs));
+    if (decision.reset) {
+      socket.destroy();
+      return;
+    }
     if (decision.response) {
       const { code, body, headers } = decision.response;
       writeRawJson(socket, code, body, headers);

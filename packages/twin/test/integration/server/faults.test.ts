@@ -144,6 +144,32 @@ describe('fault injection', () => {
     expect(Date.now() - start).toBeGreaterThanOrEqual(290);
   });
 
+  it('answers writes 409 Conflict without writing, so kubectl reports it and a re-read sees no change', async () => {
+    await admin('PUT', '/faults', [{ kind: 'conflict', rate: 1, resources: ['nodes'] }]);
+    const before = await core.readNode({ name: 'cp-1' });
+    const r = await h.kubectl('label', 'node', 'cp-1', 'twin-test=1');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Error from server (Conflict)');
+    expect(r.stderr).toContain('the object has been modified');
+    const after = await core.readNode({ name: 'cp-1' });
+    expect(after.metadata?.resourceVersion).toBe(before.metadata?.resourceVersion);
+    expect(after.metadata?.labels?.['twin-test']).toBeUndefined();
+    expect((await admin('GET', '/stats')).body['injected']).toMatchObject({ conflict: 1 });
+  });
+
+  it('resets connections: client-node sees ECONNRESET and nothing is written', async () => {
+    await admin('PUT', '/faults', [
+      { kind: 'reset', rate: 1, verbs: ['get'], resources: ['nodes'] },
+    ]);
+    const error = await core.readNode({ name: 'cp-1' }).then(
+      () => undefined,
+      (e: unknown) => e as { code?: string; cause?: { code?: string } },
+    );
+    expect(error?.code ?? error?.cause?.code).toBe('ECONNRESET');
+    await core.listNode();
+    expect((await admin('GET', '/stats')).body['injected']).toMatchObject({ reset: 1 });
+  });
+
   it('drops watches so kubectl get -w ends and client-node is told', async () => {
     await admin('PUT', '/faults', [{ kind: 'watch-drop', everySeconds: 1, resources: ['pods'] }]);
     const started = Date.now();

@@ -74,7 +74,52 @@ describe('fault scoping', () => {
     expect(nodes.latencyMs).toBe(100);
     expect(nodes.response).toEqual(throttleResponse(1.2));
     expect(nodes.response?.headers).toEqual({ 'Retry-After': '2' });
-    expect(injector.injected).toEqual({ latency: 2, error: 1, throttle: 1, watchDrop: 0 });
+    expect(injector.injected).toEqual({
+      latency: 2,
+      error: 1,
+      throttle: 1,
+      conflict: 0,
+      reset: 0,
+      watchDrop: 0,
+    });
+  });
+
+  it('delays a share of the requests when a latency fault has a rate', () => {
+    const injector = new FaultInjector([{ kind: 'latency', ms: 2000, rate: 0.25 }], 42);
+    const delayed = Array.from({ length: 200 }, () => injector.decide(listPods)).filter(
+      (d) => d.latencyMs === 2000,
+    ).length;
+    expect(delayed).toBe(
+      Array.from({ length: 200 }, seededRandom(42)).filter((x) => x < 0.25).length,
+    );
+    expect(injector.injected.latency).toBe(delayed);
+  });
+
+  it('answers writes only with a conflict, and resets any verb', () => {
+    const injector = new FaultInjector([
+      { kind: 'conflict', rate: 1 },
+      { kind: 'reset', rate: 1, resources: ['pods'] },
+    ]);
+    // A read draws no conflict (the apiserver never answers a read 409); the reset fires.
+    expect(injector.decide({ verb: 'get', resource: 'pods' })).toEqual({
+      latencyMs: 0,
+      response: undefined,
+      reset: true,
+    });
+    const patch = injector.decide(
+      { verb: 'patch', resource: 'daemonsets' },
+      { group: 'apps', name: 'kube-proxy' },
+    );
+    expect(patch.reset).toBe(false);
+    expect(patch.response?.code).toBe(409);
+    expect(patch.response?.body).toMatchObject({
+      reason: 'Conflict',
+      message:
+        'Operation cannot be fulfilled on daemonsets.apps "kube-proxy": the object has been modified; please apply your changes to the latest version and try again',
+      details: { name: 'kube-proxy', group: 'apps', kind: 'daemonsets' },
+    });
+    expect(injector.decide({ verb: 'get', resource: 'nodes' }).response).toBeUndefined();
+    expect(injector.injected).toMatchObject({ conflict: 1, reset: 1 });
   });
 
   it('injects a stable number of errors for a seed, restarting the PRNG on every change', () => {
