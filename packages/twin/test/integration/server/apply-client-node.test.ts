@@ -167,13 +167,15 @@ describe('client-node server-side apply', () => {
     ]);
   });
 
-  it('names a write without fieldManager after the User-Agent (node-fetch for client-node)', async () => {
+  // client-node 2 sends `User-Agent: kubernetes-client-javascript/<version>` (1.x sent node-fetch's);
+  // the apiserver names the manager after the User-Agent up to its first `/`.
+  it('names a write without fieldManager after the User-Agent (kubernetes-client-javascript for client-node)', async () => {
     const created = await core.createNamespacedConfigMap({
       namespace: 'default',
       body: cm('ua', { a: '1' }),
     });
     expect(created.metadata?.managedFields?.map((e) => [e.manager, e.operation])).toEqual([
-      ['node-fetch', 'Update'],
+      ['kubernetes-client-javascript', 'Update'],
     ]);
   });
 });

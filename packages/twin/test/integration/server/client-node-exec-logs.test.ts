@@ -284,6 +284,15 @@ describe('client-node Log', () => {
     const sink = new PassThrough();
     let text = '';
     sink.on('data', (c: Buffer) => (text += c.toString()));
+    // client-node 2 pipes `Readable.fromWeb(response.body)` into the sink without an error
+    // listener, so its abort surfaces as an uncaught AbortError; the source arrives with 'pipe'.
+    let aborted = false;
+    sink.on('pipe', (source: NodeJS.ReadableStream) =>
+      source.on('error', (error: Error) => {
+        if (error.name !== 'AbortError') throw error;
+        aborted = true;
+      }),
+    );
     const controller = await new Log(kc).log('kube-system', 'kp-1', 'kube-proxy', sink, {
       follow: true,
     });
@@ -294,6 +303,7 @@ describe('client-node Log', () => {
       controller.abort();
     }
     expect(text).toBe('one\ntwo\nlive\n');
+    await eventually('the abort', () => (aborted ? true : undefined), 5000);
   });
 
   it('throws ApiException 400 for a bad container', async () => {
