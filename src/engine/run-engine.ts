@@ -59,11 +59,27 @@ export interface EngineOptions {
   observers: readonly RunObserver[];
   clock: Clock;
   logger: Logger;
-  /** This process, as `host:pid` (owner.ts). */
+  /** This process, as `host#boot:pid` (owner.ts). */
   owner: string;
 }
 
 const MAX_STALE_RETRIES = 8;
+/** A fact set once every observer was told how the run ended. */
+export const ANNOUNCED = 'announced';
+/** Finished runs younger than this that nobody announced are announced on start. */
+const ANNOUNCE_WINDOW_MS = 60 * 60_000;
+
+function inMotion(state: RunState): boolean {
+  return state.phase === 'running' || state.phase === 'rolling-back';
+}
+
+export interface ResumeOptions {
+  /**
+   * Announce finished runs nobody announced (the process that talks to their Slack channel);
+   * a terminal, which has no Slack, must not mark them announced.
+   */
+  announce?: boolean;
+}
 
 export function executorKey(kind: string, uses: string): string {
   return `${kind}:${uses}`;
@@ -184,32 +200,66 @@ export class RunEngine {
             'run finished',
           );
           await this.o.environment.release(state);
-          await this.tell(state, (o) => o.finished(state));
+          await this.announce(state);
           break;
       }
     }
   }
 
-  private async tell(state: RunState, call: (o: RunObserver) => Promise<void>): Promise<void> {
+  /** Tells every observer; resolves to whether all of them managed. */
+  private async tell(state: RunState, call: (o: RunObserver) => Promise<void>): Promise<boolean> {
+    let all = true;
     for (const observer of this.o.observers) {
       try {
         await call(observer);
       } catch (error) {
+        all = false;
         this.o.logger.warn({ err: error, runId: state.id }, 'a run observer failed');
       }
     }
+    return all;
+  }
+
+  /**
+   * Tells people how the run ended, then marks it `announced`. A process killed in between
+   * leaves a finished run without the mark, which its successor announces again on start (the
+   * observers skip what they already posted: the result's ts is on the run).
+   */
+  private async announce(state: RunState): Promise<void> {
+    if (!(await this.tell(state, (o) => o.finished(state)))) return;
+    await this.commit(state.id, (s) =>
+      s.facts[ANNOUNCED] === true
+        ? undefined
+        : { type: 'recorded', at: this.now(), facts: { [ANNOUNCED]: true } },
+    ).catch((error: unknown) =>
+      this.o.logger.warn({ err: error, runId: state.id }, 'could not mark the run as announced'),
+    );
   }
 
   /** Runs one step of a run (the scheduler's job). A stale request (the run moved on) does nothing. */
   async advance(runId: string, stepId: string): Promise<void> {
+    // Read first: a job handed back after its worker died (a stalled job) finds its step still
+    // `running` under an owner that is gone, and resumes the run instead of leaving it stuck.
+    const gone = ownerGone(await this.o.store.owner(runId));
     const started = await this.commit(runId, (state) => {
       const step = currentStep(this.runbook(state), state);
       const record = step === undefined ? undefined : stepRecord(state, state.track, step.id);
-      if (step?.id !== stepId || record?.status !== 'pending') return undefined;
+      if (step?.id !== stepId) return undefined;
       if (state.phase !== 'running' && state.phase !== 'rolling-back') return undefined;
+      if (record?.status === 'running' && gone) {
+        return { type: 'resumed', at: this.now(), reason: 'its worker stopped during the step' };
+      }
+      if (record?.status !== 'pending') return undefined;
       return { type: 'step-started', stepId, at: this.now() };
     });
-    if (started.refused !== undefined) return;
+    if (started.refused !== undefined) {
+      // The run ended but its process died before telling anyone: tell them now.
+      if (gone && started.state.phase === 'done' && started.state.facts[ANNOUNCED] !== true)
+        await this.announce(started.state);
+      return;
+    }
+    // Resumed: the step runs again in its own job (the `execute` effect), not in this one.
+    if (stepRecord(started.state, started.state.track, stepId)?.status !== 'running') return;
     await this.o.store.beat(runId, this.o.owner, OWNER_TTL_MS);
     const beating = setInterval(() => {
       this.o.store
@@ -396,21 +446,71 @@ export class RunEngine {
 
   /**
    * On start: every unfinished run this process can serve is resumed (its current step runs
-   * again, which is safe because every step reads what the cluster already has first).
+   * again, which is safe because every step reads what the cluster already has first). A run
+   * whose owner still looked alive (another host: its heartbeat has not expired yet) is looked
+   * at again once the heartbeat would have expired, so a replica that died is not waited for
+   * until BullMQ's stall check. Runs that ended without being announced are announced, and
+   * probe pods of runs not in motion are deleted.
    */
   async resume(
     reason: string,
     filter: (state: RunState) => boolean = () => true,
+    options: ResumeOptions = {},
   ): Promise<RunState[]> {
     const active = (await this.o.store.list({ active: true, limit: 1_000 })).filter(filter);
     const resumed: RunState[] = [];
+    const waiting: string[] = [];
     for (const state of active) {
       // Someone alive is working on it (another replica, a terminal): leave it to them.
-      if (!ownerGone(await this.o.store.owner(state.id))) continue;
+      if (!ownerGone(await this.o.store.owner(state.id))) {
+        waiting.push(state.id);
+        continue;
+      }
       const result = await this.signal(state.id, { type: 'resumed', at: this.now(), reason });
       if (result.refused === undefined) resumed.push(result.state);
     }
+    if (waiting.length > 0 && !this.stopping.signal.aborted) {
+      const timer = setTimeout(() => {
+        this.resume(reason, (s) => waiting.includes(s.id) && filter(s), {}).catch(
+          (error: unknown) => this.o.logger.warn({ err: error }, 'could not look at runs again'),
+        );
+      }, OWNER_TTL_MS + 1_000);
+      timer.unref();
+      this.stopping.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+    }
+    // In the background: a slow Slack or an unreachable cluster must not hold the start up.
+    if (options.announce === true) {
+      this.announceEnded(filter).catch((error: unknown) =>
+        this.o.logger.warn({ err: error }, 'could not announce ended runs'),
+      );
+    }
+    // A pod of a run this store does not know is left alone (another store's run, or a
+    // terminal's); the shells themselves remove any that outlived their lifetime.
+    this.o.environment
+      .collect(async (runId) => {
+        const state = await this.o.store.get(runId);
+        return state === undefined || inMotion(state);
+      })
+      .catch((error: unknown) =>
+        this.o.logger.warn({ err: error }, 'could not collect left-over probe pods'),
+      );
     return resumed;
+  }
+
+  /** Finished runs whose process died before it told anyone how they ended. */
+  private async announceEnded(filter: (state: RunState) => boolean): Promise<void> {
+    const since = this.o.clock.now().getTime() - ANNOUNCE_WINDOW_MS;
+    const recent = (await this.o.store.list({ limit: 200 })).filter(
+      (s) =>
+        s.phase === 'done' &&
+        s.facts[ANNOUNCED] !== true &&
+        Date.parse(s.updatedAt) >= since &&
+        filter(s),
+    );
+    for (const state of recent) {
+      if (!ownerGone(await this.o.store.owner(state.id))) continue;
+      await this.announce(state);
+    }
   }
 
   /** Ends waits early: the steps in flight fail as retryable and are resumed elsewhere. */

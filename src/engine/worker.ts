@@ -41,17 +41,33 @@ async function dispatch(job: Job, options: RunWorkerOptions): Promise<void> {
   );
 }
 
+/**
+ * How often a job may be handed back after its worker died. A handed-back `advance` job resumes
+ * its run (engine.advance), so a job dies with its worker at most a couple of times; the limit
+ * only stops a job that kills every worker that takes it.
+ */
+export const MAX_STALLED_COUNT = 5;
+
 export function createRunWorker(options: RunWorkerOptions): Worker {
   const worker = new Worker(RUNS_QUEUE, (job: Job) => dispatch(job, options), {
     connection: options.connection,
     prefix: options.prefix,
     concurrency: options.concurrency,
+    maxStalledCount: MAX_STALLED_COUNT,
   });
   worker.on('failed', (job, error) => {
     options.logger.error(
       { jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err: error },
       'job failed',
     );
+    // A job BullMQ gave up on as stalled must not leave its run stuck at a `running` step.
+    const advance = jobSchemas.advance.safeParse(job?.data);
+    if (job?.name === 'advance' && advance.success && /stalled/i.test(error.message)) {
+      const { runId } = advance.data;
+      options.engine
+        .resume('its job stalled too often', (s) => s.id === runId)
+        .catch((err: unknown) => options.logger.warn({ err, runId }, 'could not resume the run'));
+    }
   });
   worker.on('error', (error) => options.logger.error({ err: error }, 'worker error'));
   return worker;
