@@ -105,6 +105,7 @@ export default tseslint.config(
     files: [
       'test/**/*.ts',
       'bench/**/*.ts',
+      'suite/**/*.ts',
       'scripts/**/*.ts',
       'packages/*/test/**/*.ts',
       'packages/*/bench/**/*.ts',
