@@ -255,7 +255,7 @@ export class RunEngine {
     if (started.refused !== undefined) {
       // The run ended but its process died before telling anyone: tell them now.
       if (gone && started.state.phase === 'done' && started.state.facts[ANNOUNCED] !== true)
-        await this.announce(started.state);
+        await this.endForDeadProcess(started.state);
       return;
     }
     // Resumed: the step runs again in its own job (the `execute` effect), not in this one.
@@ -509,8 +509,18 @@ export class RunEngine {
     );
     for (const state of recent) {
       if (!ownerGone(await this.o.store.owner(state.id))) continue;
-      await this.announce(state);
+      await this.endForDeadProcess(state);
     }
+  }
+
+  /**
+   * What the `finished` effect does, for a run whose process was killed between saving the end
+   * and doing it: the lock and the probe pods go (releasing twice is harmless), then people are
+   * told. Without the release, the next run on the cluster would find the lock still held.
+   */
+  private async endForDeadProcess(state: RunState): Promise<void> {
+    await this.o.environment.release(state);
+    await this.announce(state);
   }
 
   /** Ends waits early: the steps in flight fail as retryable and are resumed elsewhere. */

@@ -1,7 +1,7 @@
 // What the engine does with the traces of a killed process: a job handed back by BullMQ (its
 // worker died) finds its step `running` under an owner that is gone and resumes the run in a
-// new job instead of leaving it stuck; a run that ended before anyone was told is announced by
-// the next process, once.
+// new job instead of leaving it stuck; a run that ended before its lock was released and anyone
+// was told is released and announced by the next process, once.
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../../src/adapters/run-store/memory.js';
@@ -42,6 +42,7 @@ function setUp() {
     return Promise.resolve({ ok: true });
   };
   const finished: string[] = [];
+  const released: string[] = [];
   const observer: RunObserver = {
     changed: () => Promise.resolve(),
     approvalRequested: () => Promise.resolve(),
@@ -56,7 +57,10 @@ function setUp() {
         beforeStep: () => Promise.resolve(),
         assertLockHeld: () => Promise.resolve(),
       } as unknown as RunResources),
-    release: () => Promise.resolve(),
+    release: (state) => {
+      released.push(state.id);
+      return Promise.resolve();
+    },
     pause: () => Promise.resolve(),
     close: () => Promise.resolve(),
     collect: () => Promise.resolve(),
@@ -72,7 +76,7 @@ function setUp() {
     logger: captureLog().logger,
     owner: `${hostname()}#live:${process.pid}`,
   });
-  return { store, engine, executed, finished, ran: () => ran };
+  return { store, engine, executed, finished, released, ran: () => ran };
 }
 
 async function startedThenKilled(s: ReturnType<typeof setUp>): Promise<RunState> {
@@ -127,6 +131,8 @@ describe('the engine after a kill -9', () => {
     await s.engine.resume('restart', () => true, { announce: true });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(s.finished).toEqual([ended.id]);
+    // The lock and probe pods go too, or the next run would find the cluster still locked.
+    expect(s.released).toEqual([ended.id]);
     expect((await s.store.get(ended.id))?.facts['announced']).toBe(true);
     await s.engine.resume('restart', () => true, { announce: true });
     await new Promise((resolve) => setTimeout(resolve, 50));
