@@ -140,7 +140,9 @@ async function phase(world: World, drive: Drive, kills: readonly Kill[]): Promis
 
 /** The cutover of `node`: `/proxy-migrate cutover`, then Approve by the approver. */
 export function cutoverPhase(world: World, node: string, kills: readonly Kill[]) {
-  let approved = false;
+  // A click the bot acked but was killed before saving is lost, as in Slack (an acked request is
+  // not retried): the person sees the buttons still there and clicks again, as the suite does.
+  let clickedAt = 0;
   const startedAt = new Date().toISOString();
   return phase(
     world,
@@ -161,13 +163,13 @@ export function cutoverPhase(world: World, node: string, kills: readonly Kill[])
         }
       },
       tend: async (state) => {
-        if (approved || state.phase !== 'awaiting-approval') return;
+        if (state.phase !== 'awaiting-approval' || Date.now() - clickedAt < RESEND_MS) return;
         const cardTs = state.facts['cardTs'];
         const card =
           typeof cardTs === 'string' ? findMessage(world, cardTs, ACTION.approve) : undefined;
         if (card === undefined) return;
         await world.click(ACTION.approve, card, APPROVER).then(
-          () => (approved = true),
+          () => (clickedAt = Date.now()),
           () => undefined,
         );
       },

@@ -19,6 +19,8 @@ import { startWorld, type World } from './world.js';
 const NODES = ['blue-1', 'green-1', 'blue-2', 'green-2'] as const;
 const ENDINGS = new Set(['verified', 'rolled-back', 'needs-attention']);
 const CLEANUP_MS = 15_000;
+/** How long a run's card edit and result posts may take after it is saved as ended. */
+const ANNOUNCE_MS = 30_000;
 
 export interface SuiteOptions {
   cases: readonly CrashCase[];
@@ -71,6 +73,19 @@ function announced(world: World, run: RunState): boolean {
     world.fake.findMessage(channel, ts) !== undefined &&
     run.facts['announced'] === true
   );
+}
+
+/** The runs read again once each ended one is announced, or after ANNOUNCE_MS. */
+async function announcedRuns(world: World, runs: readonly RunState[]): Promise<RunState[]> {
+  const deadline = Date.now() + ANNOUNCE_MS;
+  for (;;) {
+    const now = (await Promise.all(runs.map((r) => world.run(r.id)))).filter(
+      (r): r is RunState => r !== undefined,
+    );
+    const pending = now.filter((r) => r.phase === 'done' && !announced(world, r));
+    if (pending.length === 0 || Date.now() > deadline) return now;
+    await sleep(200);
+  }
 }
 
 /** Probe pods and the cluster lock left once the case's runs ended; waits for the cleanup. */
@@ -179,10 +194,8 @@ export async function runCrashSuite(options: SuiteOptions): Promise<SuiteReport>
       }
       const left = await leftovers(world);
       report.leftovers.push(...left.map((l) => `${crash.name}: ${l}`));
-      // Read the runs again: the announcement may have landed after the phase saw the end.
-      const final = (await Promise.all(runs.map((r) => world.run(r.id)))).filter(
-        (r): r is RunState => r !== undefined,
-      );
+      // The result is posted after the run is saved as ended: give it the time it may take.
+      const final = await announcedRuns(world, runs);
       for (const run of final.filter((r) => r.phase === 'done' && !announced(world, r)))
         report.unannounced.push(`${crash.name}: ${run.id}`);
       for (const [gapNode, ms] of gaps.stop()) {
