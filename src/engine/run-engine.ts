@@ -68,6 +68,8 @@ const MAX_STALE_RETRIES = 8;
 export const ANNOUNCED = 'announced';
 /** Finished runs younger than this that nobody announced are announced on start. */
 const ANNOUNCE_WINDOW_MS = 60 * 60_000;
+/** How long a live process may take to announce a run it just ended (Slack retries included). */
+const ANNOUNCE_SETTLE_MS = 20_000;
 
 function inMotion(state: RunState): boolean {
   return state.phase === 'running' || state.phase === 'rolling-back';
@@ -507,10 +509,23 @@ export class RunEngine {
         Date.parse(s.updatedAt) >= since &&
         filter(s),
     );
-    for (const state of recent) {
+    const now = this.o.clock.now().getTime();
+    // A run that ended just now may be being announced by a live process (a click ended it, so
+    // no heartbeat says so): look at it again once that would be over, so nothing posts twice.
+    const fresh = recent.filter((s) => now - Date.parse(s.updatedAt) < ANNOUNCE_SETTLE_MS);
+    for (const state of recent.filter((s) => !fresh.includes(s))) {
       if (!ownerGone(await this.o.store.owner(state.id))) continue;
       await this.endForDeadProcess(state);
     }
+    if (fresh.length === 0 || this.stopping.signal.aborted) return;
+    const timer = setTimeout(() => {
+      const ids = new Set(fresh.map((s) => s.id));
+      this.announceEnded((s) => ids.has(s.id) && filter(s)).catch((error: unknown) =>
+        this.o.logger.warn({ err: error }, 'could not announce ended runs'),
+      );
+    }, ANNOUNCE_SETTLE_MS);
+    timer.unref();
+    this.stopping.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
   }
 
   /**

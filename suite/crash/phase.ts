@@ -14,7 +14,7 @@ const POLL_MS = 20;
 /** A request whose run has not appeared by then is sent again. */
 const RESEND_MS = 10_000;
 /** How long a run's result may take to be posted after the run is saved as ended. */
-const RESULT_MS = 30_000;
+const RESULT_MS = 60_000;
 
 export interface KillRecord {
   /** kill -9 to the new process answering /readyz (the process start, not the product's). */

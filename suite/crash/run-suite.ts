@@ -20,7 +20,7 @@ const NODES = ['blue-1', 'green-1', 'blue-2', 'green-2'] as const;
 const ENDINGS = new Set(['verified', 'rolled-back', 'needs-attention']);
 const CLEANUP_MS = 15_000;
 /** How long a run's card edit and result posts may take after it is saved as ended. */
-const ANNOUNCE_MS = 30_000;
+const ANNOUNCE_MS = 60_000;
 
 export interface SuiteOptions {
   cases: readonly CrashCase[];
