@@ -192,12 +192,14 @@ export async function runCrashSuite(options: SuiteOptions): Promise<SuiteReport>
       } catch (error) {
         report.violations.push(`${crash.name}: ${(error as Error).message}`);
       }
-      const left = await leftovers(world);
-      report.leftovers.push(...left.map((l) => `${crash.name}: ${l}`));
       // The result is posted after the run is saved as ended: give it the time it may take.
       const final = await announcedRuns(world, runs);
       for (const run of final.filter((r) => r.phase === 'done' && !announced(world, r)))
         report.unannounced.push(`${crash.name}: ${run.id}`);
+      // Then what the runs made must be gone (a run ended by a killed process is released by
+      // the next one as it announces it).
+      const left = await leftovers(world);
+      report.leftovers.push(...left.map((l) => `${crash.name}: ${l}`));
       for (const [gapNode, ms] of gaps.stop()) {
         report.longestGapMs = Math.max(report.longestGapMs, ms);
         if (ms > world.swapDeadlineMs)

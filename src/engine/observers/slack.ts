@@ -163,6 +163,11 @@ export class SlackRunObserver implements RunObserver {
         );
     }
     if (!done.file && state.evidence.length > 0) {
+      // Marked before the upload: a process killed mid-upload leaves the next one a run that
+      // says "posted", so the file is never there twice (at worst missing; the reply says how
+      // the run ended). Failures in this process are retried through `results`.
+      if (state.facts['evidencePosted'] !== true)
+        await this.options.record(state.id, { evidencePosted: true });
       await this.chat.uploadFile(target.channel, {
         filename: `${state.id}-evidence.md`,
         title: `Evidence · ${state.cluster} · ${state.node ?? '?'}`,
@@ -171,11 +176,6 @@ export class SlackRunObserver implements RunObserver {
       });
       done = { ...done, file: true };
       this.results.set(state.id, done);
-      await this.options
-        .record(state.id, { evidencePosted: true })
-        .catch((error: unknown) =>
-          this.logger.warn({ err: error, runId: state.id }, 'could not keep the evidence mark'),
-        );
     }
     this.results.delete(state.id);
   }
