@@ -183,7 +183,9 @@ export function startExecution(options: ExecutionOptions): Execution {
     reason: string,
     filter?: (state: RunState) => boolean,
   ): Promise<string[]> => {
-    const resumed = await engine.resume(reason, filter);
+    // The bot and its workers talk to the runs' Slack channels: they announce runs a killed
+    // process ended without telling anyone. A terminal (in process) has no Slack to do it with.
+    const resumed = await engine.resume(reason, filter, { announce: options.kind === 'bullmq' });
     if (resumed.length > 0) {
       logger.info({ runs: resumed.map((r) => r.id), reason }, 'resumed unfinished runs');
     }

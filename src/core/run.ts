@@ -351,9 +351,18 @@ export function transition(runbook: Runbook, state: RunState, event: RunEvent): 
         if (state.expiresAt !== undefined && Date.parse(event.at) >= Date.parse(state.expiresAt)) {
           return finish({ ...state, history }, 'refused', 'the approval request expired', event.at);
         }
+        // A process killed between saving the wait and posting the approval card leaves a
+        // Slack run nobody can approve: ask again (the card is posted once, by its ts).
+        const unasked =
+          state.options.channel !== undefined && typeof state.facts['approvalTs'] !== 'string';
         return {
           state: { ...state, history, updatedAt: event.at },
-          effects: [{ type: 'schedule-expiry', at: state.expiresAt ?? event.at }],
+          effects: [
+            { type: 'schedule-expiry', at: state.expiresAt ?? event.at },
+            ...(unasked && state.expiresAt !== undefined
+              ? [{ type: 'request-approval', expiresAt: state.expiresAt } as const]
+              : []),
+          ],
         };
       }
       const step = currentStep(runbook, state);

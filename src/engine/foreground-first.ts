@@ -95,6 +95,8 @@ export function foregroundFirstDirectory(
       return client;
     },
     nodeShell: (name, runId) => foregroundFirstShell(directory.nodeShell(name, runId), fg),
+    // Removing left-over probe pods is never held back, like a shell's close.
+    collectProbePods: (name, keep) => directory.collectProbePods(name, keep),
   };
 }
 

@@ -60,7 +60,7 @@ export interface EngineOptions {
   observers: readonly RunObserver[];
   clock: Clock;
   logger: Logger;
-  /** This process, as `host:pid` (owner.ts). */
+  /** This process, as `host#boot:pid` (owner.ts). */
   owner: string;
 }
 
@@ -76,6 +76,25 @@ const STALE_BACKOFF_MAX_MS = 100;
 /** Full jitter: anywhere up to the doubled step, so racing writers spread out. */
 export function staleBackoffMs(attempt: number, random: () => number = Math.random): number {
   return Math.floor(random() * Math.min(STALE_BACKOFF_MAX_MS, STALE_BACKOFF_MS * 2 ** attempt));
+}
+
+/** A fact set once every observer was told how the run ended. */
+export const ANNOUNCED = 'announced';
+/** Finished runs younger than this that nobody announced are announced on start. */
+const ANNOUNCE_WINDOW_MS = 60 * 60_000;
+/** How long a live process may take to announce a run it just ended (Slack retries included). */
+const ANNOUNCE_SETTLE_MS = 20_000;
+
+function inMotion(state: RunState): boolean {
+  return state.phase === 'running' || state.phase === 'rolling-back';
+}
+
+export interface ResumeOptions {
+  /**
+   * Announce finished runs nobody announced (the process that talks to their Slack channel);
+   * a terminal, which has no Slack, must not mark them announced.
+   */
+  announce?: boolean;
 }
 
 export function executorKey(kind: string, uses: string): string {
@@ -201,20 +220,40 @@ export class RunEngine {
             'run finished',
           );
           await this.o.environment.release(state);
-          await this.tell(state, (o) => o.finished(state));
+          await this.announce(state);
           break;
       }
     }
   }
 
-  private async tell(state: RunState, call: (o: RunObserver) => Promise<void>): Promise<void> {
+  /** Tells every observer; resolves to whether all of them managed. */
+  private async tell(state: RunState, call: (o: RunObserver) => Promise<void>): Promise<boolean> {
+    let all = true;
     for (const observer of this.o.observers) {
       try {
         await call(observer);
       } catch (error) {
+        all = false;
         this.o.logger.warn({ err: error, runId: state.id }, 'a run observer failed');
       }
     }
+    return all;
+  }
+
+  /**
+   * Tells people how the run ended, then marks it `announced`. A process killed in between
+   * leaves a finished run without the mark, which its successor announces again on start (the
+   * observers skip what they already posted: the result's ts is on the run).
+   */
+  private async announce(state: RunState): Promise<void> {
+    if (!(await this.tell(state, (o) => o.finished(state)))) return;
+    await this.commit(state.id, (s) =>
+      s.facts[ANNOUNCED] === true
+        ? undefined
+        : { type: 'recorded', at: this.now(), facts: { [ANNOUNCED]: true } },
+    ).catch((error: unknown) =>
+      this.o.logger.warn({ err: error, runId: state.id }, 'could not mark the run as announced'),
+    );
   }
 
   /** Runs one step of a run (the scheduler's job). A stale request (the run moved on) does nothing. */
@@ -223,17 +262,31 @@ export class RunEngine {
     const runningHere = this.inFlight.has(key);
     if (!runningHere) this.inFlight.add(key);
     try {
+      // Read first: a job handed back after its worker died (a stalled job) finds its step still
+      // `running` under an owner that is gone, and resumes the run instead of leaving it stuck.
+      const gone = ownerGone(await this.o.store.owner(runId));
       const started = await this.commit(runId, (state) => {
         const step = currentStep(this.runbook(state), state);
         const record = step === undefined ? undefined : stepRecord(state, state.track, step.id);
-        if (step?.id !== stepId || record?.status !== 'pending') return undefined;
+        if (step?.id !== stepId) return undefined;
         if (state.phase !== 'running' && state.phase !== 'rolling-back') return undefined;
+        if (record?.status === 'running' && gone && !runningHere) {
+          return { type: 'resumed', at: this.now(), reason: 'its worker stopped during the step' };
+        }
+        if (record?.status !== 'pending') return undefined;
         return { type: 'step-started', stepId, at: this.now() };
       });
       if (started.refused !== undefined) {
-        if (!runningHere) await this.reclaim(runId, stepId, started.state);
+        // The run ended but its process died before telling anyone: tell them now.
+        if (gone && started.state.phase === 'done' && started.state.facts[ANNOUNCED] !== true)
+          await this.endForDeadProcess(started.state);
+        // A step attempt of this process that could not save its outcome (Redis went away):
+        // retried by the job, it runs again.
+        else if (!runningHere) await this.reclaim(runId, stepId, started.state);
         return;
       }
+      // Resumed: the step runs again in its own job (the `execute` effect), not in this one.
+      if (stepRecord(started.state, started.state.track, stepId)?.status !== 'running') return;
       await this.o.store.beat(runId, this.o.owner, OWNER_TTL_MS);
       const beating = setInterval(() => {
         this.o.store
@@ -449,21 +502,94 @@ export class RunEngine {
 
   /**
    * On start: every unfinished run this process can serve is resumed (its current step runs
-   * again, which is safe because every step reads what the cluster already has first).
+   * again, which is safe because every step reads what the cluster already has first). A run
+   * whose owner still looked alive (another host: its heartbeat has not expired yet) is looked
+   * at again once the heartbeat would have expired, so a replica that died is not waited for
+   * until BullMQ's stall check. Runs that ended without being announced are announced, and
+   * probe pods of runs not in motion are deleted.
    */
   async resume(
     reason: string,
     filter: (state: RunState) => boolean = () => true,
+    options: ResumeOptions = {},
   ): Promise<RunState[]> {
     const active = (await this.o.store.list({ active: true, limit: 1_000 })).filter(filter);
     const resumed: RunState[] = [];
+    const waiting: string[] = [];
     for (const state of active) {
       // Someone alive is working on it (another replica, a terminal): leave it to them.
-      if (!ownerGone(await this.o.store.owner(state.id))) continue;
+      if (!ownerGone(await this.o.store.owner(state.id))) {
+        waiting.push(state.id);
+        continue;
+      }
       const result = await this.signal(state.id, { type: 'resumed', at: this.now(), reason });
       if (result.refused === undefined) resumed.push(result.state);
     }
+    if (waiting.length > 0 && !this.stopping.signal.aborted) {
+      const timer = setTimeout(() => {
+        this.resume(reason, (s) => waiting.includes(s.id) && filter(s), {}).catch(
+          (error: unknown) => this.o.logger.warn({ err: error }, 'could not look at runs again'),
+        );
+      }, OWNER_TTL_MS + 1_000);
+      timer.unref();
+      this.stopping.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+    }
+    // In the background: a slow Slack or an unreachable cluster must not hold the start up.
+    if (options.announce === true) {
+      this.announceEnded(filter).catch((error: unknown) =>
+        this.o.logger.warn({ err: error }, 'could not announce ended runs'),
+      );
+    }
+    // A pod of a run this store does not know is left alone (another store's run, or a
+    // terminal's); the shells themselves remove any that outlived their lifetime.
+    this.o.environment
+      .collect(async (runId) => {
+        const state = await this.o.store.get(runId);
+        return state === undefined || inMotion(state);
+      })
+      .catch((error: unknown) =>
+        this.o.logger.warn({ err: error }, 'could not collect left-over probe pods'),
+      );
     return resumed;
+  }
+
+  /** Finished runs whose process died before it told anyone how they ended. */
+  private async announceEnded(filter: (state: RunState) => boolean): Promise<void> {
+    const since = this.o.clock.now().getTime() - ANNOUNCE_WINDOW_MS;
+    const recent = (await this.o.store.list({ limit: 200 })).filter(
+      (s) =>
+        s.phase === 'done' &&
+        s.facts[ANNOUNCED] !== true &&
+        Date.parse(s.updatedAt) >= since &&
+        filter(s),
+    );
+    const now = this.o.clock.now().getTime();
+    // A run that ended just now may be being announced by a live process (a click ended it, so
+    // no heartbeat says so): look at it again once that would be over, so nothing posts twice.
+    const fresh = recent.filter((s) => now - Date.parse(s.updatedAt) < ANNOUNCE_SETTLE_MS);
+    for (const state of recent.filter((s) => !fresh.includes(s))) {
+      if (!ownerGone(await this.o.store.owner(state.id))) continue;
+      await this.endForDeadProcess(state);
+    }
+    if (fresh.length === 0 || this.stopping.signal.aborted) return;
+    const timer = setTimeout(() => {
+      const ids = new Set(fresh.map((s) => s.id));
+      this.announceEnded((s) => ids.has(s.id) && filter(s)).catch((error: unknown) =>
+        this.o.logger.warn({ err: error }, 'could not announce ended runs'),
+      );
+    }, ANNOUNCE_SETTLE_MS);
+    timer.unref();
+    this.stopping.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  }
+
+  /**
+   * What the `finished` effect does, for a run whose process was killed between saving the end
+   * and doing it: the lock and the probe pods go (releasing twice is harmless), then people are
+   * told. Without the release, the next run on the cluster would find the lock still held.
+   */
+  private async endForDeadProcess(state: RunState): Promise<void> {
+    await this.o.environment.release(state);
+    await this.announce(state);
   }
 
   /** Ends waits early: the steps in flight fail as retryable and are resumed elsewhere. */

@@ -36,6 +36,8 @@ export interface RunEnvironment {
   pause(state: RunState): Promise<void>;
   /** Process shutdown: close every shell; locks are left to expire so a resumer can renew them. */
   close(): Promise<void>;
+  /** On start: deletes probe pods, on every cluster, of runs `keep` does not keep. */
+  collect(keep: (runId: string) => Promise<boolean>): Promise<void>;
 }
 
 interface Held {
@@ -112,7 +114,7 @@ export class DefaultRunEnvironment implements RunEnvironment {
       (state.facts['lockTaken'] === true ? (await this.forRun(state)).lock : undefined);
     this.runs.delete(state.id);
     await Promise.all([
-      held?.shell
+      this.shellToClose(state, held)
         ?.close()
         .catch((error: unknown) =>
           this.logger.warn({ err: error, runId: state.id }, 'could not close the probe shell'),
@@ -128,16 +130,43 @@ export class DefaultRunEnvironment implements RunEnvironment {
     ]);
   }
 
+  /**
+   * The run's shell, or a fresh one when this process never made one: closing it deletes every
+   * probe pod of the run, also those an earlier process (killed) made.
+   */
+  private shellToClose(state: RunState, held: Held | undefined): NodeShell | undefined {
+    if (held?.shell !== undefined) return held.shell;
+    try {
+      return this.directory.nodeShell(state.cluster, state.id);
+    } catch (error) {
+      this.logger.warn({ err: error, runId: state.id }, 'no probe shell to clean up with');
+      return undefined;
+    }
+  }
+
   async pause(state: RunState): Promise<void> {
     const held = this.runs.get(state.id);
-    const shell = held?.shell;
-    if (held === undefined || shell === undefined) return;
-    held.shell = undefined;
+    const shell = this.shellToClose(state, held);
+    if (held !== undefined) held.shell = undefined;
     await shell
-      .close()
+      ?.close()
       .catch((error: unknown) =>
         this.logger.warn({ err: error, runId: state.id }, 'could not close the probe shell'),
       );
+  }
+
+  async collect(keep: (runId: string) => Promise<boolean>): Promise<void> {
+    await Promise.all(
+      this.clusters.map(async (c) => {
+        try {
+          const deleted = await this.directory.collectProbePods(c.name, keep);
+          if (deleted > 0)
+            this.logger.info({ cluster: c.name, deleted }, 'deleted probe pods of ended runs');
+        } catch (error) {
+          this.logger.warn({ err: error, cluster: c.name }, 'could not collect probe pods');
+        }
+      }),
+    );
   }
 
   async close(): Promise<void> {

@@ -46,6 +46,13 @@ async function dispatch(job: Job, options: RunWorkerOptions): Promise<void> {
   );
 }
 
+/**
+ * How often a job may be handed back after its worker died. A handed-back `advance` job resumes
+ * its run (engine.advance), so a job dies with its worker at most a couple of times; the limit
+ * only stops a job that kills every worker that takes it.
+ */
+export const MAX_STALLED_COUNT = 5;
+
 export function createRunWorker(options: RunWorkerOptions): Worker {
   const worker = new Worker(
     RUNS_QUEUE,
@@ -57,6 +64,7 @@ export function createRunWorker(options: RunWorkerOptions): Worker {
       connection: options.connection,
       prefix: options.prefix,
       concurrency: options.concurrency,
+      maxStalledCount: MAX_STALLED_COUNT,
       // BullMQ keeps per-minute completed/failed counts only when asked; without them the
       // queue's bullmq_job_completed_total and bullmq_job_failed_total stay at 0.
       metrics: { maxDataPoints: MetricsTime.ONE_WEEK },
@@ -67,6 +75,14 @@ export function createRunWorker(options: RunWorkerOptions): Worker {
       { jobId: job?.id, job: job?.name, attempt: job?.attemptsMade, err: error },
       'job failed',
     );
+    // A job BullMQ gave up on as stalled must not leave its run stuck at a `running` step.
+    const advance = jobSchemas.advance.safeParse(job?.data);
+    if (job?.name === 'advance' && advance.success && /stalled/i.test(error.message)) {
+      const { runId } = advance.data;
+      options.engine
+        .resume('its job stalled too often', (s) => s.id === runId)
+        .catch((err: unknown) => options.logger.warn({ err, runId }, 'could not resume the run'));
+    }
   });
   worker.on('error', (error) => options.logger.error({ err: error }, 'worker error'));
   return worker;

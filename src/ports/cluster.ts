@@ -72,4 +72,9 @@ export interface ClusterDirectory {
   get(clusterName: string): ClusterPort;
   /** A NodeShell for one run on the cluster; the caller closes it when the run ends. */
   nodeShell(clusterName: string, runId: string): NodeShell;
+  /**
+   * Deletes the cluster's probe pods whose run `keep` does not keep (a run that ended, or waits
+   * for a person, while its process was killed); resolves to how many it deleted.
+   */
+  collectProbePods(clusterName: string, keep: (runId: string) => Promise<boolean>): Promise<number>;
 }

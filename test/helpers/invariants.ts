@@ -132,3 +132,57 @@ export function assertInvariants(twin: Twin, options: InvariantOptions): void {
     );
   }
 }
+
+/**
+ * Label changes (the only writes that move a node) that no approval stands behind: every
+ * `label-node`/`unlabel-node` in a journal must name who approved it. Empty when all are.
+ */
+export function unapprovedLabelChanges(runs: readonly RunState[]): string[] {
+  return runs.flatMap((run) =>
+    run.journal
+      .filter((e) => e.action.kind === 'label-node' || e.action.kind === 'unlabel-node')
+      .filter((e) => e.approvedBy === undefined)
+      .map((e) => `${run.id} #${e.seq} ${e.action.kind} without an approval`),
+  );
+}
+
+/**
+ * Watches, every `everyMs`, each node that ran a kube-proxy for a spell without a Ready,
+ * non-terminating kube-proxy pod; `stop()` gives the longest spell per node (ms).
+ */
+export function watchKubeProxyGaps(twin: Twin, everyMs = 50): { stop(): Map<string, number> } {
+  const served = new Set(
+    kubeProxyPods(twin)
+      .filter((p) => !p.terminating)
+      .map((p) => p.node),
+  );
+  const since = new Map<string, number>();
+  const longest = new Map<string, number>();
+  const sample = () => {
+    const now = Date.now();
+    const ready = new Set(
+      kubeProxyPods(twin)
+        .filter((p) => p.ready && !p.terminating)
+        .map((p) => p.node),
+    );
+    for (const node of served) {
+      const start = since.get(node);
+      if (ready.has(node)) {
+        since.delete(node);
+      } else if (start === undefined) {
+        since.set(node, now);
+      } else {
+        longest.set(node, Math.max(longest.get(node) ?? 0, now - start));
+      }
+    }
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return longest;
+    },
+  };
+}

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { ClusterDirectory, ClusterPort } from '../../ports/cluster.js';
 import type { NodeShell } from '../../ports/node-shell.js';
+import { collectProbePods } from './probe-collector.js';
 import { ProbePodShell } from './probe-shell.js';
 import { KubeCluster, type KubeClusterOptions } from './cluster-client.js';
 import { kubeConfigFor } from './kubeconfig.js';
@@ -50,6 +51,20 @@ export class KubeClusterDirectory implements ClusterDirectory {
       runId,
       logger: this.logger,
       gate: clusterGate(cluster.name, cluster.apiRateLimit),
+    });
+  }
+
+  collectProbePods(
+    clusterName: string,
+    keep: (runId: string) => Promise<boolean>,
+  ): Promise<number> {
+    const cluster = this.cluster(clusterName);
+    const client = this.get(clusterName);
+    return collectProbePods(this.kubeConfig(cluster), {
+      cluster: cluster.name,
+      namespace: cluster.probe.namespace,
+      apply: (action) => client.apply(action),
+      keep,
     });
   }
 

@@ -9,6 +9,12 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { HOST_ROOT } from '../../ports/node-shell.js';
 
 export const PROBE_LABEL = 'proxy-migrate.io/probe';
+/**
+ * The run a probe pod belongs to, as a label (the annotation says the same for people) so a run
+ * resumed in another process, and a bot starting up, can select a run's pods without a list of
+ * names: a killed process's pods are found and deleted, not left to their lifetime.
+ */
+export const PROBE_RUN_LABEL = 'proxy-migrate.io/run';
 export const PROBE_CONTAINER = 'probe';
 /** After this the kubelet kills the pod even if the bot never comes back to delete it. */
 export const PROBE_LIFETIME_SECONDS = 900;
@@ -42,6 +48,7 @@ export function probePodManifest(input: ProbePodInput): V1Pod {
       namespace: input.namespace,
       labels: {
         [PROBE_LABEL]: 'true',
+        [PROBE_RUN_LABEL]: input.runId,
         'app.kubernetes.io/name': 'proxy-migrate-probe',
         'app.kubernetes.io/managed-by': 'proxy-migrate',
       },

@@ -21,7 +21,13 @@ import {
 import { kubeError } from './errors.js';
 import type { ClusterAction } from '../../core/actions.js';
 import type { ApplyResult } from '../../ports/cluster.js';
-import { PROBE_CONTAINER, PROBE_LABEL, PROBE_LIFETIME_SECONDS, probePodName } from './probe-pod.js';
+import {
+  PROBE_CONTAINER,
+  PROBE_LABEL,
+  PROBE_LIFETIME_SECONDS,
+  PROBE_RUN_LABEL,
+  probePodName,
+} from './probe-pod.js';
 import { EXEC_RETRY, upgradeRefused, withRetry } from './retry.js';
 import { clusterGate, type ClusterGate } from './rate-limit.js';
 
@@ -311,14 +317,36 @@ export class ProbePodShell implements NodeShell {
     return withRequestDeadline(REQUEST_TIMEOUT_MS, this.gate);
   }
 
+  /** The run's pods an earlier process made (killed before it could delete them), by label. */
+  private async earlier(): Promise<[string, string][]> {
+    const { namespace, runId } = this.options;
+    try {
+      const list = await withRetry(
+        () =>
+          this.core.listNamespacedPod(
+            { namespace, labelSelector: `${PROBE_LABEL}=true,${PROBE_RUN_LABEL}=${runId}` },
+            this.request(),
+          ),
+        { write: false },
+      );
+      return list.items
+        .filter((pod) => pod.metadata?.deletionTimestamp === undefined)
+        .map((pod) => [pod.metadata?.name ?? '', pod.spec?.nodeName ?? '']);
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'could not list the run’s probe pods');
+      return [];
+    }
+  }
+
+  /** Closes the shell: every probe pod of the run goes, this process's and any earlier one's. */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.pods.values()].map((pending) => pending.catch(() => undefined)));
     this.pods.clear();
-    const names = [...this.created];
+    const names = new Map([...this.created, ...(await this.earlier())]);
     this.created.clear();
     await Promise.all(
-      names.map(([name, node]) =>
+      [...names].map(([name, node]) =>
         this.options
           .apply({
             kind: 'delete-probe-pod',

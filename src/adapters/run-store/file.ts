@@ -14,9 +14,18 @@ const LOCK_STALE_MS = 10_000;
 const LOCK_WAIT_MS = 5_000;
 const safeId = /^[a-z0-9-]+$/;
 
+/**
+ * A lock file still empty after this long is a writer killed between creating it and writing
+ * its pid (a live writer writes it at once): kill -9 at that instant left the run unsaveable
+ * for the next 10 s, longer than a resumer waits.
+ */
+const EMPTY_LOCK_MS = 1_000;
+
 /** Whether the process that wrote a lock file is gone (same host: pids are local). */
-async function holderDead(lock: string): Promise<boolean> {
-  const pid = Number(await readFile(lock, 'utf8').catch(() => ''));
+async function holderDead(lock: string, ageMs: number): Promise<boolean> {
+  const text = await readFile(lock, 'utf8').catch(() => undefined);
+  if (text === '') return ageMs > EMPTY_LOCK_MS;
+  const pid = Number(text ?? '');
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
@@ -56,7 +65,7 @@ export class FileRunStore implements RunStore {
         );
         // A lock older than any save takes, or one whose writer is dead (kill -9 in the middle
         // of a save), is a crashed writer's: take it over.
-        if (age > LOCK_STALE_MS || (await holderDead(lock))) await rm(lock, { force: true });
+        if (age > LOCK_STALE_MS || (await holderDead(lock, age))) await rm(lock, { force: true });
         else if (Date.now() > deadline)
           throw new Error(`run ${id} is locked by another process`, { cause: error });
         else await new Promise((resolve) => setTimeout(resolve, 20));

@@ -195,9 +195,13 @@ export class SlackRunObserver implements RunObserver {
   private async postResult(state: RunState): Promise<void> {
     const target = this.target(state);
     if (target === undefined || state.kind === 'preflight') return;
-    if (typeof state.facts['resultTs'] === 'string') return;
-    // A retry after a later failure must not post the reply again.
-    let done = this.results.get(state.id) ?? { reply: false, file: false };
+    // What is on the run was posted already (by this process or one killed after posting it):
+    // a retry, or the next process announcing the run, posts only what is missing.
+    let done = this.results.get(state.id) ?? {
+      reply: typeof state.facts['resultTs'] === 'string',
+      file: state.facts['evidencePosted'] === true,
+    };
+    if (done.reply && (done.file || state.evidence.length === 0)) return;
     this.results.set(state.id, done);
     if (!done.reply) {
       const { ts } = await this.chat.post(target.channel, resultReply(state), {
@@ -212,12 +216,19 @@ export class SlackRunObserver implements RunObserver {
       );
     }
     if (!done.file && state.evidence.length > 0) {
+      // Marked before the upload: a process killed mid-upload leaves the next one a run that
+      // says "posted", so the file is never there twice (at worst missing; the reply says how
+      // the run ended). Failures in this process are retried through `results`.
+      if (state.facts['evidencePosted'] !== true)
+        await this.options.record(state.id, { evidencePosted: true });
       await this.chat.uploadFile(target.channel, {
         filename: `${state.id}-evidence.md`,
         title: `Evidence · ${state.cluster} · ${state.node ?? '?'}`,
         content: evidenceReport(state),
         threadTs: target.ts,
       });
+      done = { ...done, file: true };
+      this.results.set(state.id, done);
     }
     this.results.delete(state.id);
   }

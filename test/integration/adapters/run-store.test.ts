@@ -1,6 +1,6 @@
 // Every RunStore keeps the same contract: versioned compare-and-set saves (a stale writer loses),
 // listing by cluster, node and activity. Redis is the real one; files are the terminal's fallback.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -106,4 +106,19 @@ describe.each(stores)('%s run store', (_name, make) => {
 it('refuses ids that are not run ids as file names', async () => {
   const store = new FileRunStore(join(dir, 'ids'));
   await expect(store.get('../../etc/passwd')).rejects.toThrow(/not a run id/);
+});
+
+it('takes over an empty lock file a writer killed between creating it and writing its pid', async () => {
+  const runs = join(dir, 'empty-lock');
+  const store = new FileRunStore(runs);
+  const created = await store.create(run('co-lock'));
+  const lock = join(runs, 'co-lock.json.lock');
+  await writeFile(lock, '');
+  const old = new Date(Date.now() - 2_000);
+  await utimes(lock, old, old);
+  const started = Date.now();
+  const saved = await store.save({ ...created, phase: 'done' });
+  expect(saved.version).toBe(created.version + 1);
+  // At once, not after the 10 s a lock takes to count as stale.
+  expect(Date.now() - started).toBeLessThan(5_000);
 });

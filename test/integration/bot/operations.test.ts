@@ -85,6 +85,7 @@ function slowNodes(inner: ClusterDirectory, delayMs: number): ClusterDirectory {
       return slow;
     },
     nodeShell: (cluster, runId) => inner.nodeShell(cluster, runId),
+    collectProbePods: (cluster, keep) => inner.collectProbePods(cluster, keep),
   };
 }
 
@@ -98,6 +99,8 @@ describe('graceful shutdown', () => {
       clusters: {
         get: (name: string) => lazy().get(name),
         nodeShell: (cluster: string, runId: string) => lazy().nodeShell(cluster, runId),
+        collectProbePods: (cluster: string, keep: (runId: string) => Promise<boolean>) =>
+          lazy().collectProbePods(cluster, keep),
       },
     };
     const h = await startHarness({ overrides });

@@ -299,6 +299,29 @@ describe('transition', () => {
     });
   });
 
+  it('asks again for an approval a killed process never posted, in Slack only', () => {
+    const slack = step(start({ channel: 'C1' }), [
+      ...ok('gate'),
+      { type: 'step-started', stepId: 'plan', at: t(1) },
+      { type: 'step-completed', stepId: 'plan', at: t(1), plan: { hash: 'abc1234', actions: [] } },
+    ]);
+    const resumed = { type: 'resumed', at: t(9), reason: 'bot started' } as const;
+    const expiresAt = slack.expiresAt ?? '';
+    expect(transition(runbook, slack, resumed).effects).toEqual([
+      { type: 'schedule-expiry', at: expiresAt },
+      { type: 'request-approval', expiresAt },
+    ]);
+    // Posted already (its ts is on the run): the card is not asked for twice.
+    const posted = { ...slack, facts: { ...slack.facts, approvalTs: '1.2' } };
+    expect(transition(runbook, posted, resumed).effects).toEqual([
+      { type: 'schedule-expiry', at: expiresAt },
+    ]);
+    // A terminal run has no card: its prompt is the terminal's business.
+    expect(transition(runbook, awaitingApproval(), resumed).effects).toEqual([
+      { type: 'schedule-expiry', at: awaitingApproval().expiresAt },
+    ]);
+  });
+
   it('stops before the next write when the lock is lost', () => {
     const r = transition(runbook, written(), {
       type: 'lock-lost',

@@ -14,6 +14,7 @@ const environment: RunEnvironment = {
   forRun: () => Promise.reject(new Error('no step runs in this test')),
   release: () => Promise.resolve(),
   pause: () => Promise.resolve(),
+  collect: () => Promise.resolve(),
   close: () => Promise.resolve(),
 };
 
