@@ -64,6 +64,25 @@ const probePods: Permission[] = [
   { apiGroup: '', resource: 'pods', verbs: ['create', 'delete'], scope: 'probe-namespace' },
 ];
 
+/** The fleet probe: one DaemonSet per run, under one of a few fixed names (RBAC pins them). */
+export const PROBE_DAEMONSET_NAMES = [
+  'proxy-migrate-probe-0',
+  'proxy-migrate-probe-1',
+  'proxy-migrate-probe-2',
+  'proxy-migrate-probe-3',
+] as const;
+
+const probeDaemonSet: Permission[] = [
+  { apiGroup: 'apps', resource: 'daemonsets', verbs: ['create'], scope: 'probe-namespace' },
+  {
+    apiGroup: 'apps',
+    resource: 'daemonsets',
+    verbs: ['get', 'delete'],
+    scope: 'probe-namespace',
+    resourceNames: [...PROBE_DAEMONSET_NAMES],
+  },
+];
+
 const lease: Permission[] = [
   {
     apiGroup: 'coordination.k8s.io',
@@ -92,6 +111,8 @@ export const actionPermissions: Readonly<Record<ActionKind, readonly Permission[
   'annotate-node': nodes,
   'create-probe-pod': probePods,
   'delete-probe-pod': probePods,
+  'create-probe-daemonset': probeDaemonSet,
+  'delete-probe-daemonset': probeDaemonSet,
   'acquire-lease': lease,
   'renew-lease': lease,
   'release-lease': lease,

@@ -40,7 +40,7 @@ export function reportCard(
 ): ChatMessage {
   const headline =
     `:mag: *Pre-flight · ${escape(report.cluster)}* · ${escape(report.kubernetesVersion)} · ` +
-    `${escape(report.platform)} · mode ${escape(report.currentMode)} ` +
+    `${escape(report.platformName)} · mode ${escape(report.currentMode)} ` +
     `(${plural(ov.nodes.length, 'node', 'nodes')}, ${plural(ov.pools.length, 'pool', 'pools')})`;
   const incomplete =
     report.complete === false
@@ -146,7 +146,7 @@ export function reportMarkdown(report: PreflightReport, ov: ClusterOverview): st
   const lines = [
     `# Pre-flight · ${report.cluster}`,
     '',
-    `${report.kubernetesVersion} · ${report.platform} · mode ${report.currentMode} · ` +
+    `${report.kubernetesVersion} · ${report.platformName} · mode ${report.currentMode} · ` +
       `${ov.nodes.length} nodes in ${ov.pools.length} pools · generated ${report.generatedAt}`,
     '',
     `| ${severityWord.block} | ${severityWord.warn} | ${severityWord.info} | ${severityWord.pass} |`,

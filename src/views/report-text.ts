@@ -36,7 +36,7 @@ export function reportText(
   const s = report.summary;
   const out = [
     bold(
-      `Pre-flight · ${report.cluster} · ${report.kubernetesVersion} · ${report.platform} · mode ${report.currentMode} · ` +
+      `Pre-flight · ${report.cluster} · ${report.kubernetesVersion} · ${report.platformName} · mode ${report.currentMode} · ` +
         `${ov.nodes.length} nodes, ${ov.pools.length} pools`,
     ),
     `${tag('block')} ${s.block}   ${tag('warn')} ${s.warn}   ${tag('info')} ${s.info}   ${tag('pass')} ${s.pass}`,

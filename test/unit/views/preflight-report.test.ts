@@ -79,7 +79,12 @@ function accepted(message: ChatMessage): void {
 
 describe('the pre-flight report', () => {
   const findings = runChecks(checks, undefined, 'cluster-a');
-  const report = buildReport(ov, 'kubeadm', findings, '2026-11-29T14:02:11.000Z');
+  const report = buildReport(
+    ov,
+    { kind: 'kubeadm', name: 'kubeadm' },
+    findings,
+    '2026-11-29T14:02:11.000Z',
+  );
 
   it('runs every check, adds a pass for quiet ones and turns a crashing check into a warning', () => {
     expect(report.summary).toEqual({ block: 1, warn: 2, info: 0, pass: 1 });
@@ -150,7 +155,12 @@ describe('the pre-flight report', () => {
         commands: ['c'.repeat(300)],
       }),
     );
-    const big = buildReport(ov, 'kubeadm', many, '2026-11-29T14:02:11.000Z');
+    const big = buildReport(
+      ov,
+      { kind: 'kubeadm', name: 'kubeadm' },
+      many,
+      '2026-11-29T14:02:11.000Z',
+    );
     const thread = reportThread(big, ov);
     expect(thread.replies.length).toBeLessThanOrEqual(MAX_REPORT_REPLIES);
     thread.replies.forEach(accepted);
