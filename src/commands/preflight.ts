@@ -5,7 +5,9 @@ import { AppError } from '../errors.js';
 import { context, escape, section } from '../views/blocks.js';
 import { SLASH_COMMAND, type Verb } from './types.js';
 
-const usage = `${SLASH_COMMAND} preflight <cluster> [--probe all|sample|none]`;
+const usage = `${SLASH_COMMAND} preflight <cluster>`;
+/** The option is left out of the one-line usage in help; the README and errors name it. */
+const fullUsage = `${usage} [--probe all|sample|none]`;
 
 /** `--probe MODE` after the cluster; nothing else. Undefined mode: chosen by fleet size. */
 function parseProbe(extra: readonly string[]): { mode?: ProbeMode; rest: string[] } {
@@ -13,7 +15,7 @@ function parseProbe(extra: readonly string[]): { mode?: ProbeMode; rest: string[
   const mode = probeModes.find((m) => m === extra[1]);
   if (mode === undefined) {
     throw new AppError('USAGE', `--probe must be one of ${probeModes.join(', ')}.`, {
-      remedy: `Usage: ${usage}`,
+      remedy: `Usage: ${fullUsage}`,
     });
   }
   return { mode, rest: extra.slice(2) };
@@ -28,7 +30,7 @@ export const preflightVerb: Verb = {
     const { mode, rest } = parseProbe(extra);
     if (rest.length > 0) {
       throw new AppError('USAGE', `Unexpected arguments: ${rest.join(' ')}.`, {
-        remedy: `Usage: ${usage}`,
+        remedy: `Usage: ${fullUsage}`,
       });
     }
     const cluster = resolveCluster(

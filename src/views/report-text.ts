@@ -6,6 +6,7 @@ import type { ClusterOverview } from '../core/cluster-overview.js';
 import type { Finding, Severity } from '../core/findings.js';
 import { groupFindings, type PreflightReport } from '../core/report.js';
 import { severityWord } from './finding-text.js';
+import { coverageNote } from './probe-coverage.js';
 
 const colours: Record<Severity, string> = { block: '31', warn: '33', info: '36', pass: '32' };
 
@@ -40,7 +41,8 @@ export function reportText(
         `${ov.nodes.length} nodes, ${ov.pools.length} pools`,
     ),
     `${tag('block')} ${s.block}   ${tag('warn')} ${s.warn}   ${tag('info')} ${s.info}   ${tag('pass')} ${s.pass}`,
-    ...(report.complete === false
+    ...((note) => (note === undefined ? [] : [paint(colours.warn, note)]))(coverageNote(report)),
+    ...(report.unprobed.length > 0
       ? [
           paint(
             colours.warn,

@@ -106,6 +106,8 @@ export class ProbePodShell implements NodeShell {
   }
 
   private async startPod(node: string): Promise<string> {
+    // A fleet that fell back after close() must not leave a pod nobody deletes.
+    if (this.closed) throw this.failed(node, 'the probe shell is closed.', 'Start a new run.');
     const { namespace, image, runId } = this.options;
     const name = probePodName(runId, node, this.generations.get(node) ?? 0);
     this.created.set(name, node);

@@ -77,6 +77,12 @@ function accepted(message: ChatMessage): void {
   expect(checkBlocks(message.blocks ?? [])).toBeUndefined();
 }
 
+/** Every node probed, none failed: the report is complete. */
+const everyNode = {
+  coverage: { mode: 'all' as const, nodes: ov.nodes.length, probed: ov.nodes.length, pools: [] },
+  facts: [],
+};
+
 describe('the pre-flight report', () => {
   const findings = runChecks(checks, undefined, 'cluster-a');
   const report = buildReport(
@@ -84,6 +90,7 @@ describe('the pre-flight report', () => {
     { kind: 'kubeadm', name: 'kubeadm' },
     findings,
     '2026-11-29T14:02:11.000Z',
+    everyNode,
   );
 
   it('runs every check, adds a pass for quiet ones and turns a crashing check into a warning', () => {
