@@ -59,6 +59,8 @@ const twin = spawn(
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
 const twinPeak = watchPeak(twin);
+// The twin never outlives the bench, however the bench ends.
+process.once('exit', () => twin.kill('SIGTERM'));
 const url = await new Promise<string>((resolve, reject) => {
   twin.once('exit', (code) => reject(new Error(`the twin exited (${code}) before serving`)));
   createInterface({ input: twin.stdout }).on('line', (line) => {
