@@ -59,8 +59,9 @@ const twin = spawn(
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
 const twinPeak = watchPeak(twin);
-// The twin never outlives the bench, however the bench ends.
+// The twin never outlives the bench, however the bench ends (a signal, a timeout, an error).
 process.once('exit', () => twin.kill('SIGTERM'));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 const url = await new Promise<string>((resolve, reject) => {
   twin.once('exit', (code) => reject(new Error(`the twin exited (${code}) before serving`)));
   createInterface({ input: twin.stdout }).on('line', (line) => {

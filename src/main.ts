@@ -10,7 +10,12 @@ const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process
  * asynchronous, and exiting before they drain cut a 5,000-node `-o json` report short.
  */
 const drained = (stream: NodeJS.WriteStream): Promise<void> =>
-  new Promise((resolve) => stream.write('', () => resolve()));
+  new Promise((resolve) => {
+    // A reader that went away (`| head`, a killed pipe) has nothing left to drain for.
+    if (stream.destroyed || !stream.writable) return resolve();
+    stream.once('error', () => resolve());
+    stream.write('', () => resolve());
+  });
 
 main(process.argv.slice(2), io).then(
   async (code) => {
