@@ -1,83 +1,146 @@
-// Pre-flight at scale on the twin's generated 5,000-node / 20,000-Service cluster, through the
-// product's real Kubernetes adapter: wall time, API requests made (counted by the twin), peak
-// RSS. Cluster-wide reads must grow with pages, not nodes; node probes are per node by nature,
-// so they are measured separately on a sample. Prints figures; asserts nothing.
-//   npx tsx bench/preflight.ts [--probe-nodes N] [--concurrency N]
-import { mkdtemp, rm } from 'node:fs/promises';
+// The fleet pre-flight at scale, in two processes as an operator runs it: the twin's generated
+// 5,000-node / 20,000-Service cluster served by `proxy-migrate twin`, and the bot's own
+// `proxy-migrate preflight -o json` built as shipped (tsc to dist/, run with plain node, so its
+// memory is the product's and not a TypeScript loader's). Prints wall time, API requests (counted
+// by the twin), probe pods created and each process's peak RSS (VmHWM), beside the goals.
+// Asserts nothing: speed targets are figures, not tests.
+//   npx tsx --conditions=source bench/preflight.ts [--probe all|sample|none] [--concurrency N]
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeClusterDirectory } from '../src/adapters/kubernetes/directory.js';
-import { clusterConfig } from '../src/config.js';
-import { preflightRun } from '../src/engine/preflight-run.js';
-import { probeNodes } from '../src/engine/probe-nodes.js';
-import { createLogger } from '../src/log.js';
-import { systemClock } from '../src/ports/clock.js';
-import { startTwin } from '@proxy-migrate/twin';
+import { createInterface } from 'node:readline';
+import type { PreflightReport } from '../src/core/report.js';
 
-const arg = (name: string, fallback: number): number => {
+const GOAL_WALL_S = 60;
+const GOAL_BOT_RSS_MIB = 300;
+
+const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
-  return i < 0 ? fallback : Number(process.argv[i + 1]);
+  return i < 0 ? undefined : process.argv[i + 1];
 };
-const probeSample = arg('--probe-nodes', 200);
-const concurrency = arg('--concurrency', 20);
-
-let peakRss = 0;
-const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss);
-}, 20);
+const mode = arg('--probe');
+const concurrency = arg('--concurrency');
 const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+const pad = (label: string): string => label.padEnd(20);
+const root = join(import.meta.dirname, '..');
 
-const twin = await startTwin({ scenario: 'large-generated' });
+/** Peak RSS (VmHWM) of a live process, from /proc; 0 once it is gone. */
+async function peakRssOf(pid: number | undefined): Promise<number> {
+  const status = await readFile(`/proc/${pid ?? 0}/status`, 'utf8').catch(() => '');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** Samples a child's peak RSS until it exits (VmHWM only grows, so the last read is the peak). */
+function watchPeak(child: ChildProcess): () => number {
+  let peak = 0;
+  const timer = setInterval(() => {
+    void peakRssOf(child.pid).then((rss) => (peak = Math.max(peak, rss)));
+  }, 50);
+  child.once('exit', () => clearInterval(timer));
+  return () => peak;
+}
+
+// The bot as shipped: compiled once, run by plain node.
+execFileSync(
+  process.execPath,
+  [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
+
 const dir = await mkdtemp(join(tmpdir(), 'pm-bench-'));
 const kubeconfig = join(dir, 'kubeconfig.yaml');
-await twin.writeKubeconfig(kubeconfig);
-const cluster = clusterConfig({ name: 'large', kubeconfig, context: twin.name });
-const directory = new KubeClusterDirectory(
-  { clusters: [cluster], defaultKubeconfigs: [] },
-  createLogger({ level: 'error' }),
+const twin = spawn(
+  process.execPath,
+  [join(root, 'dist/main.js'), 'twin', '--scenario', 'large-generated', '--kubeconfig', kubeconfig],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
 );
-
-// 1. Cluster-wide gathering and every check, API only.
-twin.stats.reset();
-let started = performance.now();
-const { report, snapshot } = await preflightRun({
-  cluster: directory.get('large'),
-  clock: systemClock,
+const twinPeak = watchPeak(twin);
+// The twin never outlives the bench, however the bench ends (a signal, a timeout, an error).
+process.once('exit', () => twin.kill('SIGTERM'));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+const url = await new Promise<string>((resolve, reject) => {
+  twin.once('exit', (code) => reject(new Error(`the twin exited (${code}) before serving`)));
+  createInterface({ input: twin.stdout }).on('line', (line) => {
+    const served = /serving (\S+)/.exec(line)?.[1];
+    if (served !== undefined) resolve(served);
+  });
 });
-const apiMs = performance.now() - started;
-const stats = twin.stats.snapshot() as {
+interface Stats {
   total: number;
   requests: { verb: string; resource: string; count: number }[];
-};
-console.log(
-  `cluster            ${snapshot.nodes.length} nodes, ${snapshot.services.length} Services, ${snapshot.configMaps.length} ConfigMaps`,
-);
-console.log(
-  `pre-flight (API)   ${apiMs.toFixed(0)} ms wall, ${stats.total} API requests (${stats.requests.map((r) => `${r.verb} ${r.resource} ${r.count}`).join(', ')})`,
-);
-console.log(
-  `report             ${report.summary.block} block, ${report.summary.warn} warn, ${report.summary.info} info, ${report.summary.pass} pass; ${report.pools.length} pools`,
-);
+}
+const twinStats = async (method: 'GET' | 'DELETE'): Promise<Stats> =>
+  (await (await fetch(`${url}/twin/stats`, { method })).json()) as Stats;
+await twinStats('DELETE');
 
-// 2. Node probes on a sample: one probe pod and six commands per node, bounded concurrency.
-const sample = snapshot.nodes.slice(0, probeSample);
-twin.stats.reset();
-started = performance.now();
-const shell = directory.nodeShell('large', 'pf-bench');
-const facts = await probeNodes(shell, sample, { concurrency });
-await shell.close();
-const probeMs = performance.now() - started;
-const probeStats = twin.stats.snapshot() as { total: number };
-const failed = facts.filter((f) => f.errors.length > 0).length;
-console.log(
-  `node probes        ${sample.length} nodes at concurrency ${concurrency}: ${probeMs.toFixed(0)} ms wall (${(probeMs / sample.length).toFixed(1)} ms/node), ${probeStats.total} API requests, ${failed} with errors`,
+const started = performance.now();
+const bot = spawn(
+  process.execPath,
+  [
+    join(root, 'dist/main.js'),
+    'preflight',
+    'large',
+    '--kubeconfig',
+    kubeconfig,
+    '--context',
+    'large-generated',
+    '-o',
+    'json',
+    ...(mode === undefined ? [] : ['--probe', mode]),
+    ...(concurrency === undefined ? [] : ['--concurrency', concurrency]),
+  ],
+  {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: 'error', REDIS_URL: 'redis://127.0.0.1:1' },
+  },
 );
-console.log(
-  `  projected        ${(((probeMs / sample.length) * snapshot.nodes.length) / 1000).toFixed(0)} s for all ${snapshot.nodes.length} nodes`,
-);
+// No Redis (REDIS_URL answers nothing): the terminal keeps its run state in files, as documented.
+// Progress lines go to stderr: kept, and shown only when the pre-flight did not produce a report.
+const errors: Buffer[] = [];
+bot.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
+const botPeak = watchPeak(bot);
+const chunks: Buffer[] = [];
+bot.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+const exitCode = await new Promise<number | null>((resolve) => bot.once('exit', resolve));
+const wallS = (performance.now() - started) / 1000;
+const stats = await twinStats('GET');
+const count = (verb: string, resource: string): number =>
+  stats.requests.find((r) => r.verb === verb && r.resource === resource)?.count ?? 0;
+if (exitCode !== 0 && exitCode !== 2 && exitCode !== 3) {
+  process.stderr.write(Buffer.concat(errors));
+  throw new Error(`proxy-migrate preflight exited ${exitCode}`);
+}
+const report = JSON.parse(Buffer.concat(chunks).toString('utf8')) as PreflightReport;
 
-clearInterval(sampler);
-peakRss = Math.max(peakRss, process.memoryUsage().rss);
-console.log(`peak RSS           ${mib(peakRss)} (twin and bot in one process)`);
-await twin.close();
+const { probing } = report;
+const outliers = probing.pools.reduce((sum, p) => sum + p.outliers.length, 0);
+const singlePods = count('create', 'pods');
+const daemonSets = count('create', 'daemonsets');
+console.log(
+  `${pad('cluster')}${probing.nodes} nodes, ${report.pools.length} pools; preflight exit ${exitCode}`,
+);
+console.log(
+  `${pad('probe mode')}${probing.mode}${mode === undefined ? ' (the default for this fleet size)' : ''}: ${probing.probed} of ${probing.nodes} nodes probed${probing.mode === 'sample' ? ` (${probing.probed - outliers} sampled, ${outliers} outliers)` : ''}, ${report.unprobed.length} with probe errors`,
+);
+console.log(
+  `${pad('wall time')}${wallS.toFixed(1)} s for the whole fleet, process start to report   (goal about ${GOAL_WALL_S} s)`,
+);
+console.log(
+  `${pad('API requests')}${stats.total} (${stats.requests.map((r) => `${r.verb} ${r.resource} ${r.count}`).join(', ')})`,
+);
+console.log(
+  `${pad('probe pods created')}${daemonSets > 0 ? probing.probed : singlePods} (${daemonSets} DaemonSet${daemonSets === 1 ? '' : 's'}, ${singlePods} single probe pods)`,
+);
+console.log(
+  `${pad('report')}${report.summary.block} block, ${report.summary.warn} warn, ${report.summary.info} info, ${report.summary.pass} pass; complete ${report.complete}`,
+);
+console.log(`${pad('bot peak RSS')}${mib(botPeak())}   (goal < ${GOAL_BOT_RSS_MIB} MiB)`);
+console.log(`${pad('twin peak RSS')}${mib(twinPeak())}   (its own process; no goal)`);
+
+twin.kill('SIGTERM');
+await new Promise((resolve) => twin.once('exit', resolve));
 await rm(dir, { recursive: true, force: true });

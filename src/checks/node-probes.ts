@@ -6,15 +6,57 @@
  */
 import { finding, type Finding } from '../core/findings.js';
 import { countNodes, perPool, poolFinding, poolParts } from './group.js';
-import { evidenceList } from './support/text.js';
-import type { Check } from './types.js';
+import { evidenceList, plural } from './support/text.js';
+import type { Check, CheckContext } from './types.js';
+
+/**
+ * Nodes the fleet pre-flight chose not to probe (`--probe sample` or `none`): their host facts are
+ * unknown too. Not a blocker (each node is probed in full by its own node pre-flight before it
+ * is moved), but never a pass: one warning per pool, so the report says what it did not read.
+ * No subjects: a pool's unprobed nodes can be thousands; `probing` in the JSON says who was read.
+ */
+function notProbed(ctx: CheckContext): Finding[] {
+  const probing = ctx.snapshot.probing;
+  if (probing === undefined || probing.probed >= probing.nodes) return [];
+  const probed = new Set(ctx.snapshot.nodeFacts.map((f) => f.node));
+  const remedy =
+    'Run the pre-flight with --probe all for a complete report; a cutover probes its node in full before it moves, whatever this report sampled.';
+  if (probing.mode === 'none') {
+    return [
+      finding({
+        check: nodeProbes.id,
+        severity: 'warn',
+        scope: { kind: 'cluster', name: ctx.snapshot.cluster },
+        title: `No node was probed (--probe none): the host facts of ${plural(probing.nodes, 'node')} are unknown`,
+        detail:
+          'Host-level checks fell back to what the Node objects report (the kernel kubelet saw at start, no host nft, conntrack or addresses); unknown is not a pass.',
+        remedy,
+      }),
+    ];
+  }
+  return ctx.pools.flatMap((pool) => {
+    const missing = pool.nodes.filter((n) => !probed.has(n.metadata.name)).length;
+    if (missing === 0) return [];
+    const chosen = probing.pools.find((p) => p.pool === pool.name);
+    return [
+      finding({
+        check: nodeProbes.id,
+        severity: 'warn',
+        scope: { kind: 'pool', name: pool.name },
+        title: `${missing} of ${pool.nodes.length} nodes not probed (sampled): their host facts are unknown`,
+        detail: `The fleet pre-flight probed ${chosen?.sampled.length ?? 0} sample ${chosen?.sampled.length === 1 ? 'node' : 'nodes'} of this pool${chosen?.sampled.length ? ` (${chosen.sampled.join(', ')})` : ''} and every node whose Node object differs from the pool's majority (${chosen?.outliers.length ?? 0}); the others are assumed like their pool, which is not a pass.`,
+        remedy,
+      }),
+    ];
+  });
+}
 
 export const nodeProbes: Check = {
   id: 'node-probes',
   title: 'Every probed node’s host facts were read',
   run(ctx) {
     const probeFailed = ctx.snapshot.nodeFacts.filter((f) => f.errors.length > 0);
-    if (probeFailed.length === 0) return [];
+    if (probeFailed.length === 0) return notProbed(ctx);
     // A missing probe namespace fails every node the same way: one cluster finding with the fix.
     const noNamespace = probeFailed.filter((f) =>
       f.errors.some((e) => e.code === 'PROBE_NAMESPACE_MISSING'),
@@ -33,7 +75,7 @@ export const nodeProbes: Check = {
         commands: ['kubectl apply -f deploy/install.yaml'],
       }),
     );
-    if (failed.length === 0) return namespaceFinding;
+    if (failed.length === 0) return [...namespaceFinding, ...notProbed(ctx)];
     const why = new Map(
       failed.map((f) => [
         f.node,
@@ -55,6 +97,6 @@ export const nodeProbes: Check = {
         return poolFinding(nodeProbes.id, 'block', group, parts, []);
       },
     );
-    return [...namespaceFinding, ...pools];
+    return [...namespaceFinding, ...pools, ...notProbed(ctx)];
   },
 };

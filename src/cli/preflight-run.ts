@@ -4,6 +4,7 @@
  * findings into the exit code.
  */
 import { checkIds } from '../checks/index.js';
+import type { ProbeMode } from '../core/probe-selection.js';
 import type { PreflightReport } from '../core/report.js';
 import type { ClusterOverview } from '../core/cluster-overview.js';
 import { toUserMessage, AppError } from '../errors.js';
@@ -20,7 +21,8 @@ export interface TerminalPreflight {
   format: 'text' | 'md' | 'json';
   failOn: 'block' | 'warn' | 'none';
   concurrency?: number;
-  probe: boolean;
+  /** Undefined: chosen by fleet size (defaultProbeMode). */
+  probeMode?: ProbeMode;
   suppressed: string[];
   kubeconfig?: string;
   context?: string;
@@ -74,7 +76,7 @@ export async function runTerminalPreflight(io: CliIo, args: TerminalPreflight): 
       options: { autoRollback: false, dryRun: false },
       facts: {
         suppressed: args.suppressed,
-        probe: args.probe,
+        ...(args.probeMode === undefined ? {} : { probeMode: args.probeMode }),
         probeConcurrency: args.concurrency ?? cluster.probe.concurrency,
       },
     });

@@ -8,6 +8,7 @@ import {
   usageError,
   withExamples,
 } from './args.js';
+import { probeModes } from '../core/probe-selection.js';
 import type { TerminalPreflight } from './preflight-run.js';
 import type { CliIo, Subcommand } from './types.js';
 
@@ -29,7 +30,13 @@ left out: it is then the context's name).
   --context NAME          kubeconfig context (default: its current context)
   --pool-label KEY        node label naming pools (default: platform pool labels, then OS+kernel)
   --suppress ID[,ID…]     checks to skip, by id
-  --no-probe              API only: skip the node probes (no pods are created)
+  --probe all|sample|none
+                          which nodes' hosts to probe: all; a few per pool plus every node
+                          whose Node object differs from its pool's majority; or none (API
+                          only, no pods). Default: all up to 500 nodes, sample above. Nodes
+                          not probed are unknown: never a pass, and probed in full before
+                          their own cutover
+  --no-probe              same as --probe none
   --concurrency N         nodes probed at once (default: the clusters file's probe.concurrency, else 20)
   --probe-image IMAGE     probe pod image (default from the clusters file)
   --probe-namespace NS    where probe pods run (default proxy-migrate-probes)
@@ -43,7 +50,8 @@ const examples = [
   'proxy-migrate preflight cluster-a',
   'proxy-migrate preflight --kubeconfig ~/.kube/prod --context prod-eu -o json',
   'proxy-migrate preflight cluster-a --fail-on warn --suppress ipvs-scheduler,nodelocaldns',
-  'proxy-migrate preflight cluster-a --no-probe -o md',
+  'proxy-migrate preflight cluster-a --probe none -o md',
+  'proxy-migrate preflight cluster-a --probe all --concurrency 50',
 ];
 
 const help = withExamples(body, examples);
@@ -54,6 +62,7 @@ const options = {
   ...clusterOptions,
   'pool-label': { type: 'string' },
   suppress: { type: 'string' },
+  probe: { type: 'string' },
   'no-probe': { type: 'boolean', default: false },
   concurrency: { type: 'string' },
   'probe-image': { type: 'string' },
@@ -82,6 +91,11 @@ function parse(
   const [cluster] = args;
   const failOn = thresholds.find((t) => t === values['fail-on']);
   if (failOn === undefined) return usage(io, `--fail-on must be one of ${thresholds.join(', ')}.`);
+  const probeMode = values['no-probe'] ? 'none' : probeModes.find((m) => m === values.probe);
+  if (values.probe !== undefined && probeMode === undefined)
+    return usage(io, `--probe must be one of ${probeModes.join(', ')}.`);
+  if (values['no-probe'] && values.probe !== undefined && values.probe !== 'none')
+    return usage(io, `--no-probe contradicts --probe ${values.probe}.`);
   const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
   if (
     concurrency !== undefined &&
@@ -96,7 +110,7 @@ function parse(
       format,
       failOn,
       ...(concurrency === undefined ? {} : { concurrency }),
-      probe: !values['no-probe'],
+      ...(probeMode === undefined ? {} : { probeMode }),
       suppressed: (values.suppress ?? '')
         .split(',')
         .map((s) => s.trim())

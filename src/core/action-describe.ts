@@ -54,6 +54,10 @@ export function describe(action: ClusterAction): string {
       return `create probe pod ${action.ref.namespace}/${action.ref.name} on node ${action.node} (${action.image})`;
     case 'delete-probe-pod':
       return `delete probe pod ${action.ref.namespace}/${action.ref.name}`;
+    case 'create-probe-daemonset':
+      return `create probe DaemonSet ${action.ref.namespace}/${action.ref.name} on ${action.nodes === null ? 'every node' : `${action.nodes.length} nodes`} (${action.image})`;
+    case 'delete-probe-daemonset':
+      return `delete probe DaemonSet ${action.ref.namespace}/${action.ref.name} and its pods`;
     case 'acquire-lease':
       return `take Lease ${action.ref.namespace}/${action.ref.name} for ${action.holder} (${action.durationSeconds} s, renewed while working)`;
     case 'renew-lease':

@@ -39,6 +39,8 @@ export interface NodeSelectorTerm {
 export const housekeepingKinds = [
   'create-probe-pod',
   'delete-probe-pod',
+  'create-probe-daemonset',
+  'delete-probe-daemonset',
   'acquire-lease',
   'renew-lease',
   'release-lease',
@@ -98,6 +100,15 @@ export type ClusterAction =
     }
   | { kind: 'create-probe-pod'; ref: ObjectRef; node: string; image: string; runId: string }
   | { kind: 'delete-probe-pod'; ref: ObjectRef; node: string }
+  | {
+      kind: 'create-probe-daemonset';
+      ref: ObjectRef;
+      image: string;
+      runId: string;
+      /** The nodes its pods go to; null: every node (no node affinity). */
+      nodes: string[] | null;
+    }
+  | { kind: 'delete-probe-daemonset'; ref: ObjectRef; runId: string }
   | {
       kind: 'acquire-lease';
       ref: ObjectRef;
@@ -202,9 +213,12 @@ export function invert(action: ClusterAction): ClusterAction | undefined {
       return { ...action, annotations: action.previous, previous: action.annotations };
     case 'create-probe-pod':
       return { kind: 'delete-probe-pod', ref: action.ref, node: action.node };
+    case 'create-probe-daemonset':
+      return { kind: 'delete-probe-daemonset', ref: action.ref, runId: action.runId };
     case 'acquire-lease':
       return { kind: 'release-lease', ref: action.ref, holder: action.holder, resourceVersion: '' };
     case 'delete-probe-pod':
+    case 'delete-probe-daemonset':
     case 'renew-lease':
     case 'release-lease':
       return undefined;

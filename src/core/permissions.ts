@@ -94,6 +94,32 @@ const probePods: Permission[] = [
   },
 ];
 
+/** The fleet probe: one DaemonSet per run, under one of a few fixed names (RBAC pins them). */
+export const PROBE_DAEMONSET_NAMES = [
+  'proxy-migrate-probe-0',
+  'proxy-migrate-probe-1',
+  'proxy-migrate-probe-2',
+  'proxy-migrate-probe-3',
+] as const;
+
+const probeDaemonSet: Permission[] = [
+  {
+    apiGroup: 'apps',
+    resource: 'daemonsets',
+    verbs: ['create'],
+    scope: 'probe-namespace',
+    why: 'The fleet probe: from 20 nodes probed at once, one short-lived DaemonSet starts a probe pod on each of them (one create instead of one per node). Only in the probe namespace; RBAC cannot pin create to a name.',
+  },
+  {
+    apiGroup: 'apps',
+    resource: 'daemonsets',
+    verbs: ['get', 'delete'],
+    scope: 'probe-namespace',
+    resourceNames: [...PROBE_DAEMONSET_NAMES],
+    why: 'The fleet probe DaemonSet is read while its pods start and deleted with them when the run ends, under one of four fixed names.',
+  },
+];
+
 const lease: Permission[] = [
   {
     apiGroup: 'coordination.k8s.io',
@@ -124,6 +150,8 @@ export const actionPermissions: Readonly<Record<ActionKind, readonly Permission[
   'annotate-node': nodes,
   'create-probe-pod': probePods,
   'delete-probe-pod': probePods,
+  'create-probe-daemonset': probeDaemonSet,
+  'delete-probe-daemonset': probeDaemonSet,
   'acquire-lease': lease,
   'renew-lease': lease,
   'release-lease': lease,

@@ -1,15 +1,42 @@
 /**
  * The pre-flight report: every check run over the snapshot, a `pass` for each check that found
- * nothing, worst first. The JSON form of {@link PreflightReport} is public (`--format json`).
+ * nothing, worst first. The JSON form of {@link PreflightReport} is public (`--format json`):
+ * its shape is report-schema.ts, published as docs/report.schema.json; a change that breaks a
+ * reader bumps REPORT_SCHEMA_VERSION.
  */
 import type { ClusterOverview } from './cluster-overview.js';
 import { compareFindings, finding, type Finding, type Severity } from './findings.js';
+import type { HostAddress } from './host-addresses.js';
+import type { PlatformKind } from './platform.js';
+import type { ProbeCoverage } from './probe-selection.js';
+import type { NodeFacts } from './snapshot.js';
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+/** One probed node's host facts as data: the evidence behind the host-level findings. */
+export interface HostEvidence {
+  node: string;
+  pool: string;
+  /** `uname -r`. */
+  kernel?: string;
+  /** The host's own nft (`nft --version`); `missing`: the host has none. */
+  nft: { status: 'present'; version: string } | { status: 'missing' } | { status: 'unknown' };
+  conntrack?: { count?: number; max?: number; invalidPerCpu: number[] };
+  /** `ip -j addr`, loopback, link-local, kube-ipvs0 and CNI interfaces left out. */
+  addresses?: HostAddress[];
+  /** kube-proxy's /proxyMode. */
+  proxyMode?: string;
+  errors: { probe: string; code: string; message: string }[];
+}
 
 export interface PreflightReport {
+  schemaVersion: typeof REPORT_SCHEMA_VERSION;
   cluster: string;
   generatedAt: string;
   kubernetesVersion: string;
-  platform: string;
+  /** Stable slug (`kubeadm`, `eks`, …); `platformName` is for people. */
+  platform: PlatformKind;
+  platformName: string;
   currentMode: string;
   summary: Record<Severity, number>;
   pools: { name: string; nodes: string[] }[];
@@ -18,9 +45,31 @@ export interface PreflightReport {
    * does not know what those nodes' hosts would have shown.
    */
   complete: boolean;
+  /** Which nodes were probed, and how they were chosen. */
+  probing: ProbeCoverage;
   /** The nodes whose host facts could not be read, and why. */
   unprobed: { node: string; reason: string }[];
+  /** Every probed node's host facts, by node name. */
+  hosts: HostEvidence[];
   findings: Finding[];
+}
+
+export function hostEvidence(facts: NodeFacts, pool: string): HostEvidence {
+  return {
+    node: facts.node,
+    pool,
+    ...(facts.kernel === undefined ? {} : { kernel: facts.kernel }),
+    nft:
+      facts.nftVersion !== undefined
+        ? { status: 'present', version: facts.nftVersion }
+        : facts.hostNftMissing === true
+          ? { status: 'missing' }
+          : { status: 'unknown' },
+    ...(facts.conntrack === undefined ? {} : { conntrack: facts.conntrack }),
+    ...(facts.addresses === undefined ? {} : { addresses: facts.addresses }),
+    ...(facts.proxyMode === undefined ? {} : { proxyMode: facts.proxyMode }),
+    errors: facts.errors,
+  };
 }
 
 /**
@@ -68,28 +117,49 @@ export function runChecks<C>(
   return all.sort(compareFindings);
 }
 
+export interface ReportProbing {
+  coverage: ProbeCoverage;
+  facts: readonly NodeFacts[];
+}
+
 export function buildReport(
   overview: ClusterOverview,
-  platform: string,
+  platform: { kind: PlatformKind; name: string },
   findings: readonly Finding[],
   generatedAt: string,
-  unprobed: readonly { node: string; reason: string }[] = [],
+  probing: ReportProbing = {
+    coverage: { mode: 'none', nodes: overview.nodes.length, probed: 0, pools: [] },
+    facts: [],
+  },
 ): PreflightReport {
   const summary: Record<Severity, number> = { block: 0, warn: 0, info: 0, pass: 0 };
   for (const f of findings) summary[f.severity] += 1;
+  const poolOf = new Map(overview.nodes.map((n) => [n.name, n.pool]));
+  const unprobed = probing.facts
+    .filter((f) => f.errors.length > 0)
+    .map((f) => ({
+      node: f.node,
+      reason: f.errors.map((e) => `${e.probe} ${e.code}: ${e.message}`).join('; '),
+    }));
+  const { coverage } = probing;
   return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
     cluster: overview.cluster,
     generatedAt,
     kubernetesVersion: overview.kubernetesVersion,
-    platform,
+    platform: platform.kind,
+    platformName: platform.name,
     currentMode: overview.kubeProxy.mode?.effective ?? 'unknown',
     summary,
     pools: overview.pools.map((pool) => ({
       name: pool.name,
       nodes: overview.nodes.filter((n) => n.pool === pool.name).map((n) => n.name),
     })),
-    complete: unprobed.length === 0,
-    unprobed: [...unprobed],
+    // Unknown never passes: a node not probed (sampled out, or --probe none) leaves it incomplete.
+    complete: unprobed.length === 0 && coverage.probed === coverage.nodes,
+    probing: coverage,
+    unprobed,
+    hosts: probing.facts.map((f) => hostEvidence(f, poolOf.get(f.node) ?? 'unknown')),
     findings: [...findings],
   };
 }

@@ -11,6 +11,7 @@ import type {
   PrometheusRule,
 } from './kube.js';
 import type { HostAddress } from './host-addresses.js';
+import type { ProbeCoverage } from './probe-selection.js';
 
 /** Host facts read on a node through its probe pod; absent fields were not readable. */
 export interface NodeFacts {
@@ -58,6 +59,11 @@ export interface ClusterSnapshot {
   prometheusRules?: PrometheusRule[];
   /** One entry per probed node; empty when node probing was skipped. */
   nodeFacts: NodeFacts[];
+  /**
+   * What the fleet pre-flight chose to probe; absent for a node pre-flight (which probes its
+   * node only, on purpose) and for snapshots built by hand.
+   */
+  probing?: ProbeCoverage;
   startedAt: string;
   finishedAt: string;
 }

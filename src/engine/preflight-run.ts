@@ -7,6 +7,15 @@ import { checks } from '../checks/index.js';
 import { overview, type ClusterOverview } from '../core/cluster-overview.js';
 import { buildReport, runChecks, type PreflightReport } from '../core/report.js';
 import type { Platform } from '../core/platform.js';
+import { isReady } from '../core/nodes.js';
+import { poolOf } from '../core/pools.js';
+import {
+  defaultProbeMode,
+  selectProbeNodes,
+  type ProbeCoverage,
+  type ProbeMode,
+  type ProbeSelection,
+} from '../core/probe-selection.js';
 import type { ClusterSnapshot } from '../core/snapshot.js';
 import type { Clock } from '../ports/clock.js';
 import type { ClusterPort } from '../ports/cluster.js';
@@ -25,7 +34,15 @@ export interface PreflightInput {
   poolLabel?: string;
   suppressed?: ReadonlySet<string>;
   probeConcurrency?: number;
-  /** Probe only these nodes (the node pre-flight before a cutover); default every node. */
+  /**
+   * Which nodes the fleet pre-flight probes; default by fleet size (defaultProbeMode). Without a
+   * shell nothing is probed, whatever this says.
+   */
+  probeMode?: ProbeMode;
+  /**
+   * Probe exactly these nodes, in full (the node pre-flight before a cutover): the fleet mode
+   * and its sampling do not apply, so a sample never stands in for the node being moved.
+   */
   probeOnly?: ReadonlySet<string>;
   onProgress?: (phase: PreflightPhase, done: number, total: number) => void;
 }
@@ -38,50 +55,69 @@ export interface PreflightOutcome {
   poolOf: (node: string) => string;
 }
 
+/** The nodes a pre-flight probes: exactly `probeOnly`, else the fleet mode's selection. */
+export function probeSelection(
+  nodes: ClusterSnapshot['nodes'],
+  input: Pick<PreflightInput, 'probeMode' | 'probeOnly' | 'poolLabel' | 'shell'>,
+): ProbeSelection {
+  const only = input.probeOnly;
+  if (only !== undefined) {
+    const names = nodes.map((n) => n.metadata.name).filter((n) => only.has(n));
+    return { mode: 'all', nodes: names.sort(), pools: [] };
+  }
+  const mode =
+    input.shell === undefined ? 'none' : (input.probeMode ?? defaultProbeMode(nodes.length));
+  const pools = new Map(nodes.map((n) => [n.metadata.name, poolOf(n, input.poolLabel)]));
+  return selectProbeNodes(nodes, (name) => pools.get(name) ?? 'unknown', mode);
+}
+
 export async function preflightRun(input: PreflightInput): Promise<PreflightOutcome> {
   const { cluster, shell, clock } = input;
-  {
-    const snapshot = await gatherSnapshot(cluster, clock, {
-      listDeadlineMs: PREFLIGHT_GATHER_DEADLINE_MS,
-      onNodeProgress: (received) => input.onProgress?.('listing', received, 0),
-      ...(shell === undefined
-        ? {}
-        : {
-            probeNodes: (all) => {
-              const only = input.probeOnly;
-              const nodes = only === undefined ? all : all.filter((n) => only.has(n.metadata.name));
-              return probeNodes(shell, nodes, {
-                ...(input.probeConcurrency === undefined
-                  ? {}
-                  : { concurrency: input.probeConcurrency }),
-                onProgress: (done, total) => input.onProgress?.('probing', done, total),
-              });
-            },
-          }),
-    });
-    input.onProgress?.('checking', 0, checks.length);
-    const ctx = buildCheckContext(snapshot, input.poolLabel);
-    const findings = runChecks(checks, ctx, cluster.name, input.suppressed);
-    const ov = overview(snapshot, input.poolLabel);
-    const unprobed = snapshot.nodeFacts
-      .filter((f) => f.errors.length > 0)
-      .map((f) => ({
-        node: f.node,
-        reason: f.errors.map((e) => `${e.probe} ${e.code}: ${e.message}`).join('; '),
-      }));
-    const report = buildReport(
-      ov,
-      ctx.platform.name,
-      findings,
-      clock.now().toISOString(),
-      unprobed,
-    );
-    return {
-      snapshot,
-      overview: ov,
-      report,
-      platform: ctx.platform,
-      poolOf: (node) => ctx.poolOf(node),
-    };
-  }
+  let selection: ProbeSelection = { mode: 'none', nodes: [], pools: [] };
+  const snapshot = await gatherSnapshot(cluster, clock, {
+    listDeadlineMs: PREFLIGHT_GATHER_DEADLINE_MS,
+    onNodeProgress: (received) => input.onProgress?.('listing', received, 0),
+    ...(shell === undefined
+      ? {}
+      : {
+          probeNodes: (all) => {
+            selection = probeSelection(all, input);
+            const chosen = new Set(selection.nodes);
+            const nodes = all.filter((n) => chosen.has(n.metadata.name));
+            // NotReady nodes are reported, not exec'd into: only Ready ones need a probe pod.
+            const ready = nodes.filter(isReady).map((n) => n.metadata.name);
+            shell.prepare?.(ready, { allNodes: ready.length === all.length });
+            return probeNodes(shell, nodes, {
+              ...(input.probeConcurrency === undefined
+                ? {}
+                : { concurrency: input.probeConcurrency }),
+              onProgress: (done, total) => input.onProgress?.('probing', done, total),
+            });
+          },
+        }),
+  });
+  const coverage: ProbeCoverage = {
+    mode: selection.mode,
+    nodes: snapshot.nodes.length,
+    probed: snapshot.nodeFacts.length,
+    pools: selection.pools,
+  };
+  // The node pre-flight reads one node on purpose: the rest are not "unprobed" there.
+  const probed: ClusterSnapshot =
+    input.probeOnly === undefined ? { ...snapshot, probing: coverage } : snapshot;
+  input.onProgress?.('checking', 0, checks.length);
+  const ctx = buildCheckContext(probed, input.poolLabel);
+  const findings = runChecks(checks, ctx, cluster.name, input.suppressed);
+  const ov = overview(probed, input.poolLabel);
+  const report = buildReport(ov, ctx.platform, findings, clock.now().toISOString(), {
+    coverage,
+    facts: snapshot.nodeFacts,
+  });
+  return {
+    snapshot: probed,
+    overview: ov,
+    report,
+    platform: ctx.platform,
+    poolOf: (node) => ctx.poolOf(node),
+  };
 }

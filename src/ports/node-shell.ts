@@ -25,6 +25,11 @@ export interface NodeShell {
   run(node: string, argv: readonly string[], options: RunOptions): Promise<CommandResult>;
   /** Starts getting ready to run on `node` (a probe pod starting) without waiting for it. */
   warm?(node: string): void;
+  /**
+   * Many nodes are about to be probed: start them all at once (a DaemonSet) without waiting.
+   * `allNodes`: they are every node of the cluster.
+   */
+  prepare?(nodes: readonly string[], options?: { allNodes?: boolean }): void;
   /** Removes whatever the shell created (probe pods); safe to call more than once. */
   close(): Promise<void>;
 }

@@ -17,6 +17,12 @@ import {
   severityEmoji,
   severityWord,
 } from './finding-text.js';
+import { coverageNote } from './probe-coverage.js';
+
+function coverageNoteLines(report: PreflightReport): string[] {
+  const note = coverageNote(report);
+  return note === undefined ? [] : [`**${note}**`, ''];
+}
 import { footer, type RunMeta, type ThreadReport } from './preflight.js';
 
 const MAX_ON_CARD = 8;
@@ -41,17 +47,18 @@ export function reportCard(
 ): ChatMessage {
   const headline =
     `:mag: *Pre-flight · ${escape(report.cluster)}* · ${escape(report.kubernetesVersion)} · ` +
-    `${escape(report.platform)} · mode ${escape(report.currentMode)} ` +
+    `${escape(report.platformName)} · mode ${escape(report.currentMode)} ` +
     `(${plural(ov.nodes.length, 'node', 'nodes')}, ${plural(ov.pools.length, 'pool', 'pools')})`;
+  const note = coverageNote(report);
   const incomplete =
-    report.complete === false
+    (report.unprobed.length > 0
       ? `\n:warning: *Incomplete:* ${plural(report.unprobed.length, 'node', 'nodes')} could not be probed (${escape(
           report.unprobed
             .slice(0, 5)
             .map((u) => u.node)
             .join(', '),
         )}${report.unprobed.length > 5 ? ', …' : ''}): their host facts are unknown and block them.`
-      : '';
+      : '') + (note === undefined ? '' : `\n:grey_question: ${escape(note)}`);
   const blocks: KnownBlock[] = [section(`${headline}\n${counts(report.summary)}${incomplete}`)];
   const worst = report.summary.block > 0 ? 'block' : report.summary.warn > 0 ? 'warn' : undefined;
   if (worst !== undefined) {
@@ -214,14 +221,15 @@ export function reportMarkdown(report: PreflightReport, ov: ClusterOverview): st
   const lines = [
     `# Pre-flight · ${report.cluster}`,
     '',
-    `${report.kubernetesVersion} · ${report.platform} · mode ${report.currentMode} · ` +
+    `${report.kubernetesVersion} · ${report.platformName} · mode ${report.currentMode} · ` +
       `${ov.nodes.length} nodes in ${ov.pools.length} pools · generated ${report.generatedAt}`,
     '',
     `| ${severityWord.block} | ${severityWord.warn} | ${severityWord.info} | ${severityWord.pass} |`,
     '|---|---|---|---|',
     `| ${s.block} | ${s.warn} | ${s.info} | ${s.pass} |`,
     '',
-    ...(report.complete === false
+    ...coverageNoteLines(report),
+    ...(report.unprobed.length > 0
       ? [
           `**Incomplete:** ${report.unprobed.length} node(s) could not be probed; their host facts are unknown and block them:`,
           '',

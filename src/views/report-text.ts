@@ -7,6 +7,7 @@ import type { Finding, Severity } from '../core/findings.js';
 import { groupFindings, type PreflightReport } from '../core/report.js';
 import { severityWord } from './finding-text.js';
 import { paint as paintText, type Style } from './paint.js';
+import { coverageNote } from './probe-coverage.js';
 
 const colours = {
   block: 'red',
@@ -41,11 +42,12 @@ export function reportText(
   const s = report.summary;
   const out = [
     bold(
-      `Pre-flight · ${report.cluster} · ${report.kubernetesVersion} · ${report.platform} · mode ${report.currentMode} · ` +
+      `Pre-flight · ${report.cluster} · ${report.kubernetesVersion} · ${report.platformName} · mode ${report.currentMode} · ` +
         `${ov.nodes.length} nodes, ${ov.pools.length} pools`,
     ),
     `${tag('block')} ${s.block}   ${tag('warn')} ${s.warn}   ${tag('info')} ${s.info}   ${tag('pass')} ${s.pass}`,
-    ...(report.complete === false
+    ...((note) => (note === undefined ? [] : [paint(colours.warn, note)]))(coverageNote(report)),
+    ...(report.unprobed.length > 0
       ? [
           paint(
             colours.warn,

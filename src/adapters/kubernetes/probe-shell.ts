@@ -4,6 +4,7 @@
  */
 import { Writable } from 'node:stream';
 import {
+  AppsV1Api,
   CoreV1Api,
   Exec,
   type ConfigurationOptions,
@@ -30,6 +31,10 @@ import {
 } from './probe-pod.js';
 import { EXEC_RETRY, upgradeRefused, withRetry } from './retry.js';
 import { clusterGate, type ClusterGate } from './rate-limit.js';
+import { ProbeFleet } from './probe-fleet.js';
+
+/** Below this many nodes a pre-flight starts one probe pod per node; from it, one DaemonSet. */
+export const FLEET_MIN_NODES = 20;
 
 export interface ProbeShellOptions {
   cluster: string;
@@ -40,6 +45,10 @@ export interface ProbeShellOptions {
   /** How long a probe pod may take to start (image pull included). */
   startTimeoutMs?: number;
   pollMs?: number;
+  /** Fewest nodes probed together that start a DaemonSet instead of one pod each. */
+  fleetMinNodes?: number;
+  /** Wall-clock now (epoch ms), against which leftover probe objects' ages are judged. */
+  now?: () => number;
   /** The cluster's one write path: probe pods are created and deleted as ClusterActions. */
   apply(action: ClusterAction): Promise<ApplyResult>;
   /** The cluster's rate limit, shared with its other clients; the process's gate by default. */
@@ -66,7 +75,9 @@ export function exitCodeOf(status: V1Status): number | undefined {
 
 export class ProbePodShell implements NodeShell {
   private readonly core: CoreV1Api;
+  private readonly apps: AppsV1Api;
   private readonly exec: Exec;
+  private fleet: ProbeFleet | undefined;
   private readonly pods = new Map<string, Promise<string>>();
   /** Every pod this shell created, started or not, so close() removes them all. */
   private readonly created = new Map<string, string>();
@@ -81,6 +92,7 @@ export class ProbePodShell implements NodeShell {
     private readonly options: ProbeShellOptions,
   ) {
     this.core = kubeConfig.makeApiClient(CoreV1Api);
+    this.apps = kubeConfig.makeApiClient(AppsV1Api);
     this.exec = new Exec(kubeConfig);
     this.gate = options.gate ?? clusterGate(options.cluster);
   }
@@ -99,6 +111,8 @@ export class ProbePodShell implements NodeShell {
   }
 
   private async startPod(node: string): Promise<string> {
+    // A fleet that fell back after close() must not leave a pod nobody deletes.
+    if (this.closed) throw this.failed(node, 'the probe shell is closed.', 'Start a new run.');
     const { namespace, image, runId } = this.options;
     const name = probePodName(runId, node, this.generations.get(node) ?? 0);
     this.created.set(name, node);
@@ -163,7 +177,10 @@ export class ProbePodShell implements NodeShell {
       const stale = list.items.filter((pod) => {
         const created = pod.metadata?.creationTimestamp?.getTime() ?? Date.now();
         const done = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+        // A fleet probe's pods are its DaemonSet's to remove (probe-fleet.ts), not ours.
+        const owned = (pod.metadata?.ownerReferences ?? []).length > 0;
         return (
+          !owned &&
           pod.metadata?.annotations?.['proxy-migrate.io/run'] !== this.options.runId &&
           (done || created < cutoff)
         );
@@ -190,10 +207,46 @@ export class ProbePodShell implements NodeShell {
       return Promise.reject(this.failed(node, 'the probe shell is closed.', 'Start a new run.'));
     let pod = this.pods.get(node);
     if (pod === undefined) {
-      pod = this.collectStale().then(() => this.startPod(node));
+      const fleet = this.fleet;
+      pod =
+        fleet?.covers(node) === true
+          ? fleet.podOn(node).then((where) => {
+              if ('pod' in where) return where.pod;
+              if ('missing' in where)
+                throw this.failed(
+                  node,
+                  `${where.missing}.`,
+                  `Check the node is Ready and can pull the probe image ${this.options.image}.`,
+                );
+              return this.collectStale().then(() => this.startPod(node));
+            })
+          : this.collectStale().then(() => this.startPod(node));
       this.pods.set(node, pod);
     }
     return pod;
+  }
+
+  /**
+   * Many nodes about to be probed: one DaemonSet starts all their probe pods at once (from
+   * FLEET_MIN_NODES nodes; fewer get a pod each). `allNodes`: they are every node, so the
+   * DaemonSet needs no node list.
+   */
+  prepare(nodes: readonly string[], options: { allNodes?: boolean } = {}): void {
+    if (this.closed || this.fleet !== undefined) return;
+    if (nodes.length < (this.options.fleetMinNodes ?? FLEET_MIN_NODES)) return;
+    this.fleet = new ProbeFleet(
+      {
+        ...this.options,
+        core: this.core,
+        apps: this.apps,
+        request: () => this.request(),
+        startTimeoutMs: this.options.startTimeoutMs ?? 60_000,
+        pollMs: this.options.pollMs ?? 1_000,
+        now: this.options.now ?? Date.now,
+      },
+      nodes,
+      options.allNodes === true,
+    );
   }
 
   warm(node: string): void {
@@ -208,6 +261,8 @@ export class ProbePodShell implements NodeShell {
       // A probe pod lives PROBE_LIFETIME_SECONDS, and a long run (one that waited for an
       // approval) can outlive it: a pod whose container is gone is replaced, once.
       if (!(error instanceof AppError) || error.code !== 'NODE_PROBE_FAILED') throw error;
+      // A fleet pod is its DaemonSet's: the controller replaces it, not this shell.
+      if (this.fleet?.covers(node) === true) throw error;
       const stale = await this.podFor(node).catch(() => undefined);
       if (stale !== undefined && !(await this.ended(stale))) throw error;
       this.pods.delete(node);
@@ -341,7 +396,12 @@ export class ProbePodShell implements NodeShell {
   /** Closes the shell: every probe pod of the run goes, this process's and any earlier one's. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.pods.values()].map((pending) => pending.catch(() => undefined)));
+    const fleet = this.fleet;
+    this.fleet = undefined;
+    await Promise.all([
+      fleet?.close(),
+      ...[...this.pods.values()].map((pending) => pending.catch(() => undefined)),
+    ]);
     this.pods.clear();
     const names = new Map([...this.created, ...(await this.earlier())]);
     this.created.clear();

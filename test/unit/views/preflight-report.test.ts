@@ -77,9 +77,21 @@ function accepted(message: ChatMessage): void {
   expect(checkBlocks(message.blocks ?? [])).toBeUndefined();
 }
 
+/** Every node probed, none failed: the report is complete. */
+const everyNode = {
+  coverage: { mode: 'all' as const, nodes: ov.nodes.length, probed: ov.nodes.length, pools: [] },
+  facts: [],
+};
+
 describe('the pre-flight report', () => {
   const findings = runChecks(checks, undefined, 'cluster-a');
-  const report = buildReport(ov, 'kubeadm', findings, '2026-11-29T14:02:11.000Z');
+  const report = buildReport(
+    ov,
+    { kind: 'kubeadm', name: 'kubeadm' },
+    findings,
+    '2026-11-29T14:02:11.000Z',
+    everyNode,
+  );
 
   it('runs every check, adds a pass for quiet ones and turns a crashing check into a warning', () => {
     expect(report.summary).toEqual({ block: 1, warn: 2, info: 0, pass: 1 });
@@ -152,7 +164,7 @@ describe('the pre-flight report', () => {
       }),
     );
     const thread = reportThread(
-      buildReport(ov, 'kubeadm', perPool, '2026-11-29T14:02:11.000Z'),
+      buildReport(ov, { kind: 'kubeadm', name: 'kubeadm' }, perPool, '2026-11-29T14:02:11.000Z'),
       ov,
     );
     const text = JSON.stringify(thread.replies);
@@ -185,7 +197,12 @@ describe('the pre-flight report', () => {
         commands: ['c'.repeat(300)],
       }),
     );
-    const big = buildReport(ov, 'kubeadm', many, '2026-11-29T14:02:11.000Z');
+    const big = buildReport(
+      ov,
+      { kind: 'kubeadm', name: 'kubeadm' },
+      many,
+      '2026-11-29T14:02:11.000Z',
+    );
     const thread = reportThread(big, ov);
     expect(thread.replies.length).toBeLessThanOrEqual(MAX_REPORT_REPLIES);
     thread.replies.forEach(accepted);

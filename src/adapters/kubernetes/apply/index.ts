@@ -11,6 +11,7 @@ import {
 } from './daemonsets.js';
 import { acquireLease, releaseLease, renewLease } from './leases.js';
 import { annotateNode, labelNode, unlabelNode } from './nodes.js';
+import { createProbeDaemonSet, deleteProbeDaemonSet } from './probe-daemonsets.js';
 import { createProbePod, deleteProbePod } from './probe-pods.js';
 
 export type { ApplyContext } from './context.js';
@@ -47,6 +48,10 @@ function dispatch(ctx: ApplyContext, action: ClusterAction): Promise<ApplyResult
       return createProbePod(ctx, action);
     case 'delete-probe-pod':
       return deleteProbePod(ctx, action);
+    case 'create-probe-daemonset':
+      return createProbeDaemonSet(ctx, action);
+    case 'delete-probe-daemonset':
+      return deleteProbeDaemonSet(ctx, action);
     case 'acquire-lease':
       return acquireLease(ctx, action);
     case 'renew-lease':
