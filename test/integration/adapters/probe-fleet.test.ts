@@ -127,10 +127,13 @@ describe('fleet probe DaemonSet', () => {
     const nodes = nodeNames();
     const shell = shellFor('pf-fleet-abort');
     shell.prepare(nodes, { allNodes: true });
-    const pending = shell.run(nodes[0] ?? '', ['uname', '-r'], { timeoutMs: 10_000 });
+    // Its failure (the shell closes under it) is handled at once, before close is awaited.
+    const pending = shell
+      .run(nodes[0] ?? '', ['uname', '-r'], { timeoutMs: 10_000 })
+      .catch(() => undefined);
     // Aborted at once: the create may still be in flight; close waits for it and deletes it.
     await shell.close();
-    await pending.catch(() => undefined);
+    await pending;
     expect(daemonSets()).toEqual([]);
     await noProbePodsWithin(10_000);
     await expect(shell.run(nodes[1] ?? '', ['uname', '-r'], { timeoutMs: 1_000 })).rejects.toThrow(
