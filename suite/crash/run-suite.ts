@@ -93,7 +93,7 @@ async function leftovers(world: World): Promise<string[]> {
   const deadline = Date.now() + CLEANUP_MS;
   for (;;) {
     const pods = world.twin.store
-      .list(resourceFor('pods'), { namespace: 'kube-system' })
+      .list(resourceFor('pods'), { namespace: 'proxy-migrate-probes' })
       .items.filter(
         (p) =>
           (p.metadata.name ?? '').startsWith('proxy-migrate-probe-') &&

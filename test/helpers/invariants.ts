@@ -75,6 +75,8 @@ export function targetOf(action: ClusterAction): string {
 export function housekeeping(w: WriteRecord): boolean {
   return (
     (w.resource === 'pods' && (w.name ?? '').startsWith('proxy-migrate-probe-')) ||
+    // The fleet probe's DaemonSet (in the probe namespace), created and deleted by the same run.
+    (w.resource === 'daemonsets' && (w.name ?? '').startsWith('proxy-migrate-probe-')) ||
     (w.resource === 'pods' && w.verb === 'create' && w.name === undefined) ||
     w.resource === 'pods/exec' ||
     w.resource === 'leases'

@@ -21,11 +21,11 @@ let kubeConfig: KubeConfig;
 
 const daemonSets = () =>
   twin.store
-    .list(resourceFor('daemonsets'), { namespace: 'kube-system' })
+    .list(resourceFor('daemonsets'), { namespace: 'proxy-migrate-probes' })
     .items.filter((d) => d.metadata.labels?.[PROBE_LABEL] === 'true');
 const probePods = () =>
   twin.store
-    .list(resourceFor('pods'), { namespace: 'kube-system' })
+    .list(resourceFor('pods'), { namespace: 'proxy-migrate-probes' })
     .items.filter((p) => p.metadata.labels?.[PROBE_LABEL] === 'true');
 const nodeNames = () =>
   twin.store.list(resourceFor('nodes'), {}).items.map((n) => n.metadata.name ?? '');
@@ -36,7 +36,7 @@ function shellFor(runId: string, now: () => number = Date.now): ProbePodShell {
   return new ProbePodShell(kubeConfig, {
     apply: (action) => client.apply(action),
     cluster: 'cluster-a',
-    namespace: 'kube-system',
+    namespace: 'proxy-migrate-probes',
     image: 'probe:test',
     runId,
     logger: logs.logger,

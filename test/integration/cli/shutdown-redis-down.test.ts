@@ -82,7 +82,9 @@ describe('SIGTERM with Redis down', () => {
       expect(ack.status).toBe(200);
       // The step is in flight once its probe pods exist (they will not start for a minute).
       await until('probe pods', 20_000, () => {
-        const pods = twin.store.list(resourceFor('pods'), { namespace: 'kube-system' }).items;
+        const pods = twin.store.list(resourceFor('pods'), {
+          namespace: 'proxy-migrate-probes',
+        }).items;
         const probes = pods.filter((p) => p.metadata.name?.startsWith('proxy-migrate-probe-'));
         return probes.length > 0 ? probes : undefined;
       });
