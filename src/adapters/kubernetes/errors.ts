@@ -25,6 +25,9 @@ const NETWORK_CODES = new Set([
   'ECONNRESET',
   'ETIMEDOUT',
   'EAI_AGAIN',
+  // undici (client-node 2's fetch): the peer closed the socket, or the connect timed out.
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
 /** Maps anything the client throws for `what` (e.g. "list nodes") on `cluster` to an AppError. */
