@@ -198,18 +198,26 @@ export async function clickBurst(
       'an answer to every refused click',
     )
     .catch(() => undefined);
+  const closed = (): number =>
+    cards.filter((card) => {
+      const now = rig.fake.findMessage(card.card.channel, card.card.ts);
+      return (
+        now !== undefined &&
+        now.updates > 0 &&
+        buttonValue(now.blocks, ACTION.approve) === undefined
+      );
+    }).length;
+  // Card edits go through the channel's pace (about one write a second): wait for them, bounded.
+  await rig.fake
+    .waitFor((f) => (closed() === cards.length ? f : undefined), waitMs, 'the cards closed')
+    .catch(() => undefined);
   await new Promise((resolve) => setTimeout(resolve, 500));
   const byId = answersById(rig, 'click-');
   const states = await Promise.all(cards.map((card) => rig.store.get(card.runId)));
   const approvals = states.map(
     (s) => s?.approvals.filter((a) => a.decision === 'approved').length ?? 0,
   );
-  const cardsClosed = cards.filter((card) => {
-    const now = rig.fake.findMessage(card.card.channel, card.card.ts);
-    return (
-      now !== undefined && now.updates > 0 && buttonValue(now.blocks, ACTION.approve) === undefined
-    );
-  }).length;
+  const cardsClosed = closed();
   return {
     times: { bot: bot.map((a) => a.ms), bare: bare.map((a) => a.ms) },
     sent: c,

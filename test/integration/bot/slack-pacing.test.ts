@@ -27,9 +27,14 @@ describe('pre-flights crowding one channel', () => {
   });
 
   it(`paces ${RUNS} pre-flights' writes in one channel and finishes every one`, async () => {
+    // Three different requests (identical ones would be one run): the probe mode differs.
+    const variants = ['', ' --probe all', ' --probe none'];
     await Promise.all(
       Array.from({ length: RUNS }, (_, i) =>
-        h.command('preflight cluster-any', { channelId: CHANNEL, responseId: `crowd${i}` }),
+        h.command(`preflight cluster-any${variants[i % variants.length] ?? ''}`, {
+          channelId: CHANNEL,
+          responseId: `crowd${i}`,
+        }),
       ),
     );
     const ids = await eventually('the runs', async () => {
