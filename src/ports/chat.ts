@@ -18,6 +18,11 @@ export interface PostOptions {
    * for a message with this key before it posts again, so a slow Slack does not get it twice.
    */
   key?: string;
+  /**
+   * An earlier process may have posted it and died before keeping its ts (the run was resumed):
+   * look for the key before posting, not only after a lost answer.
+   */
+  mayExist?: boolean;
 }
 
 export interface FileUpload {

@@ -104,7 +104,11 @@ export class SlackChat implements ChatPort {
   ): Promise<{ ts: string }> {
     const { key, threadTs } = options;
     const find = key === undefined ? undefined : () => this.findPosted(channel, key, threadTs);
-    if (key !== undefined && find !== undefined && this.uncertain.has(key)) {
+    if (
+      key !== undefined &&
+      find !== undefined &&
+      (this.uncertain.has(key) || options.mayExist === true)
+    ) {
       const ts = await find().catch(() => undefined);
       if (ts !== undefined) {
         this.uncertain.delete(key);

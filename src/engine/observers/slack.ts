@@ -6,6 +6,7 @@
  * channel is closed to the bot (no card could be posted, or the last edit or the result is
  * refused), the requester is told how the run ended directly (requester-notice.ts).
  */
+import { wasResumed } from '../../core/resumed.js';
 import type { ClusterConfig } from '../../config.js';
 import type { RunState } from '../../core/run-state.js';
 import type { Logger } from '../../log.js';
@@ -171,6 +172,7 @@ export class SlackRunObserver implements RunObserver {
     const { ts } = await this.chat.post(target.channel, approvalCard(state, this.settings(state)), {
       threadTs: target.ts,
       key: `${state.id}:approval`,
+      mayExist: wasResumed(state),
     });
     // Its buttons act only once the run knows this ts: keep it through a Redis restart.
     await whileRedisDown(() => this.options.record(state.id, { approvalTs: ts }));
@@ -207,6 +209,7 @@ export class SlackRunObserver implements RunObserver {
       const { ts } = await this.chat.post(target.channel, resultReply(state), {
         threadTs: target.ts,
         key: `${state.id}:result`,
+        mayExist: wasResumed(state),
       });
       done = { ...done, reply: true };
       this.results.set(state.id, done);

@@ -6,6 +6,7 @@
  * card edit or on a reply), the report goes to the requester's direct messages instead, and the
  * card, if it can still be edited, says so rather than point at an empty thread.
  */
+import { wasResumed } from '../../core/resumed.js';
 import type { ChatMessage } from '../../ports/chat.js';
 import { asAppError } from '../../errors.js';
 import { reportCard, reportThread } from '../../views/preflight-report.js';
@@ -83,6 +84,7 @@ async function postThread(ctx: StepContext, place: Place, facts: PreflightFacts)
     await chat.port.post(place.channel, reply, {
       threadTs: place.ts,
       key: `${ctx.state().id}:${dm ? 'dm-' : ''}reply:${i}`,
+      mayExist: wasResumed(ctx.state()),
     });
     await ctx.record(dm ? { dmRepliesPosted: i + 1 } : { repliesPosted: i + 1 });
   }

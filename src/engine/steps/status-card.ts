@@ -3,6 +3,7 @@
  * won that step posts it; its ts is kept on the run and every later change edits it in place.
  * Runs started from a terminal have no card.
  */
+import { wasResumed } from '../../core/resumed.js';
 import { runCard } from '../../views/run-card.js';
 import type { StepExecutor } from '../step-context.js';
 
@@ -12,6 +13,7 @@ export const postStatusCard: StepExecutor = async (ctx) => {
   // Keyed: if Slack's answer is lost, a retry finds the card instead of posting a second one.
   const { ts } = await ctx.chat.port.post(ctx.chat.channel, runCard(ctx.state()), {
     key: `${ctx.state().id}:card`,
+    mayExist: wasResumed(ctx.state()),
   });
   await ctx.record({ cardTs: ts });
   return { ok: true };

@@ -142,6 +142,21 @@ describe('SlackChat', () => {
     expect(fake.callsTo('conversations.history')).toHaveLength(1);
   });
 
+  it('a keyed post that may exist (its run was resumed after a kill) is looked up first', async () => {
+    // The process that died had posted it and not kept the ts.
+    const first = await chat.post('C0KILLED', { text: 'result' }, { key: 'run-2:result' });
+    const again = await chat.post(
+      'C0KILLED',
+      { text: 'result' },
+      { key: 'run-2:result', mayExist: true },
+    );
+    expect(again.ts).toBe(first.ts);
+    expect(fake.messages.filter((m) => m.channel === 'C0KILLED')).toHaveLength(1);
+    // Not there yet: posted once, after one look.
+    await chat.post('C0KILLED', { text: 'other' }, { key: 'run-2:other', mayExist: true });
+    expect(fake.messages.filter((m) => m.channel === 'C0KILLED')).toHaveLength(2);
+  });
+
   it('an expired response_url is an error the caller can fall back from', async () => {
     fake.expireResponseUrls();
     await expect(chat.respond(fake.responseUrl('old'), { text: 'hello' })).rejects.toMatchObject({
