@@ -29,9 +29,20 @@ describe('health, readiness and metrics', () => {
   it('exports command counters, ack latency and the queue’s own metrics', async () => {
     await h.command('help');
     await h.command('bogus');
-    const response = await fetch(`${h.baseUrl}/metrics`);
-    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
-    const text = await response.text();
+    // A command is counted when its verb has finished, which may be just after its ack (the work
+    // after an ack yields to other requests first): read until it is, within a deadline.
+    let text = '';
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline;) {
+      const response = await fetch(`${h.baseUrl}/metrics`);
+      expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+      text = await response.text();
+      if (
+        text.includes('verb="unknown",outcome="rejected"} 1') &&
+        text.includes('verb="help",outcome="accepted"} 1')
+      )
+        break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(text).toContain('proxy_migrate_slack_commands_total{verb="help",outcome="accepted"} 1');
     expect(text).toContain(
       'proxy_migrate_slack_commands_total{verb="unknown",outcome="rejected"} 1',
