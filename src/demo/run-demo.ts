@@ -302,6 +302,17 @@ export async function runDemo(options: DemoOptions): Promise<number> {
           JSON.stringify(m.blocks ?? []).includes(ACTION.rollback),
       ),
     );
+    // The card's edit to "verified" goes out behind the result reply (posts are paced per
+    // channel): let it land first, so the story prints in the order it happened.
+    await until('the run card showing the cutover verified', () =>
+      local.messages.find(
+        (m) =>
+          m.kind === 'update' &&
+          `${m.text}${JSON.stringify(m.blocks ?? [])}`.includes(
+            `${NODE} now runs nftables, verified`,
+          ),
+      ),
+    ).catch(() => undefined);
     await press('bob', `Roll back ${NODE} (and confirms)`, ACTION.rollback, result);
     const rollbackId = await until('the rollback run', async () => {
       const facts = (await bot?.runs.get(cutoverId))?.facts;

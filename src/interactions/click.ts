@@ -57,6 +57,16 @@ export function clickFacts(body: unknown): ClickFacts | { invalid: string } {
   };
 }
 
+/** How long a click may wait for its run to keep the ts of the message it was made on. */
+const MESSAGE_TS_GRACE_MS = 3_000;
+
+/** The click is on the run's channel and the run has not yet kept the ts its button would be on. */
+function awaitingTs(state: RunState, kind: ClickKind, facts: ClickFacts): boolean {
+  if (state.options.channel !== facts.channelId) return false;
+  const key = kind === 'rollback' ? 'resultTs' : 'approvalTs';
+  return typeof state.facts[key] !== 'string';
+}
+
 export type Authorized =
   | {
       ok: true;
@@ -71,23 +81,35 @@ export async function authorize(
   kind: ClickKind,
   facts: ClickFacts,
 ): Promise<Authorized> {
-  const state = await deps.runs.get(facts.runId);
-  if (state === undefined) return { ok: false, reason: 'that run does not exist (any more)' };
-  const cluster = deps.config.clusters.find((c) => c.name === state.cluster);
+  const found = await deps.runs.get(facts.runId);
+  if (found === undefined) return { ok: false, reason: 'that run does not exist (any more)' };
+  let state: RunState = found;
+  const cluster = deps.config.clusters.find((c) => c.name === found.cluster);
   if (cluster === undefined) {
     return { ok: false, reason: `cluster ${state.cluster} is no longer configured` };
   }
   const groupMembers = await deps.groups.members(cluster.approvers.groups);
-  const verdict = authorizeClick(
-    state,
-    { kind, ...facts },
-    {
-      homeTeamId: deps.homeTeamId,
-      cluster,
-      groupMembers,
-      now: deps.clock.now(),
-    },
-  );
+  const decide = (s: RunState): ClickVerdict =>
+    authorizeClick(
+      s,
+      { kind, ...facts },
+      { homeTeamId: deps.homeTeamId, cluster, groupMembers, now: deps.clock.now() },
+    );
+  let verdict = decide(state);
+  // A card is clickable as soon as Slack shows it, a moment before the run has kept its ts: a
+  // click on the run's own channel then finds no such message yet. Read the run again for a
+  // little while before calling the button foreign.
+  for (
+    const until = Date.now() + MESSAGE_TS_GRACE_MS;
+    !verdict.ok &&
+    verdict.code === 'WRONG_MESSAGE' &&
+    awaitingTs(state, kind, facts) &&
+    Date.now() < until;
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    state = (await deps.runs.get(facts.runId)) ?? state;
+    verdict = decide(state);
+  }
   if (!verdict.ok) {
     await refused(deps, state, kind, facts, verdict.reason, verdict.code);
     // The expiry job may be late (a stopped bot, a long outage): the click ends the run, so the
