@@ -325,6 +325,16 @@ export async function runDemo(options: DemoOptions): Promise<number> {
         : `✘ rollback of ${NODE}: ${rollback.outcome ?? 'unknown'}, ${rollback.reason ?? ''}`,
     );
 
+    // The rollback's result is paced behind the card edit: let it land before the next
+    // command, so the story prints in the order it happened.
+    await until('the rollback result in the thread', () =>
+      local.messages.find((m) =>
+        `${m.text}${JSON.stringify(m.blocks ?? [])}`.includes(
+          `${NODE} is back on the original kube-proxy (IPVS), verified`,
+        ),
+      ),
+    ).catch(() => undefined);
+
     // 5. A node the pre-flight blocks is refused before anything is written.
     mark = local.messages.length;
     await command('alice', `cutover ${twin.name} ${BLOCKED}`);
