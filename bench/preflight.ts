@@ -2,15 +2,18 @@
 // 5,000-node / 20,000-Service cluster served by `proxy-migrate twin`, and the bot's own
 // `proxy-migrate preflight -o json` built as shipped (tsc to dist/, run with plain node, so its
 // memory is the product's and not a TypeScript loader's). Prints wall time, API requests (counted
-// by the twin), probe pods created and each process's peak RSS (VmHWM), beside the goals.
-// Asserts nothing: speed targets are figures, not tests.
+// by the twin), probe pods created and each process's peak RSS (VmHWM), beside the goals. The
+// bot runs twice: with the NODE_OPTIONS its Deployment sets (the figure the goal is about) and as
+// a terminal runs it, without. Asserts nothing: speed targets are figures, not tests.
 //   npx tsx --conditions=source bench/preflight.ts [--probe all|sample|none] [--concurrency N]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { parse } from 'yaml';
 import type { PreflightReport } from '../src/core/report.js';
+import { shippedNodeFlags } from './shipped-node.js';
 
 const GOAL_WALL_S = 60;
 const GOAL_BOT_RSS_MIB = 300;
@@ -75,46 +78,84 @@ interface Stats {
 }
 const twinStats = async (method: 'GET' | 'DELETE'): Promise<Stats> =>
   (await (await fetch(`${url}/twin/stats`, { method })).json()) as Stats;
-await twinStats('DELETE');
 
-const started = performance.now();
-const bot = spawn(
-  process.execPath,
-  [
-    join(root, 'dist/main.js'),
-    'preflight',
-    'large',
-    '--kubeconfig',
-    kubeconfig,
-    '--context',
-    'large-generated',
-    '-o',
-    'json',
-    ...(mode === undefined ? [] : ['--probe', mode]),
-    ...(concurrency === undefined ? [] : ['--concurrency', concurrency]),
-  ],
-  {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'error', REDIS_URL: 'redis://127.0.0.1:1' },
-  },
-);
-// No Redis (REDIS_URL answers nothing): the terminal keeps its run state in files, as documented.
-// Progress lines go to stderr: kept, and shown only when the pre-flight did not produce a report.
-const errors: Buffer[] = [];
-bot.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
-const botPeak = watchPeak(bot);
-const chunks: Buffer[] = [];
-bot.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-const exitCode = await new Promise<number | null>((resolve) => bot.once('exit', resolve));
-const wallS = (performance.now() - started) / 1000;
-const stats = await twinStats('GET');
+const entry = join(root, 'dist/main.js');
+const nodeFlags = shippedNodeFlags(entry);
+/** NODE_OPTIONS as deploy/deployment.yaml gives the bot's container. */
+const deployedNodeOptions = await (async (): Promise<string | undefined> => {
+  const manifest = parse(await readFile(join(root, 'deploy/deployment.yaml'), 'utf8')) as {
+    spec: { template: { spec: { containers: { env?: { name: string; value?: string }[] }[] } } };
+  };
+  const env = manifest.spec.template.spec.containers[0]?.env ?? [];
+  return env.find((e) => e.name === 'NODE_OPTIONS')?.value;
+})();
+
+interface Run {
+  exitCode: number | null;
+  wallS: number;
+  peak: number;
+  stats: Stats;
+  report: PreflightReport;
+}
+
+/** One `proxy-migrate preflight -o json` of the whole fleet, with NODE_OPTIONS or without. */
+async function runPreflight(nodeOptions: string | undefined): Promise<Run> {
+  await twinStats('DELETE');
+  const started = performance.now();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: 'error',
+    REDIS_URL: 'redis://127.0.0.1:1',
+  };
+  delete env['NODE_OPTIONS'];
+  if (nodeOptions !== undefined) env['NODE_OPTIONS'] = nodeOptions;
+  const bot = spawn(
+    process.execPath,
+    [
+      ...nodeFlags,
+      entry,
+      'preflight',
+      'large',
+      '--kubeconfig',
+      kubeconfig,
+      '--context',
+      'large-generated',
+      '-o',
+      'json',
+      ...(mode === undefined ? [] : ['--probe', mode]),
+      ...(concurrency === undefined ? [] : ['--concurrency', concurrency]),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], env },
+  );
+  // No Redis (REDIS_URL answers nothing): the terminal keeps its run state in files, as documented.
+  // Progress lines go to stderr: kept, and shown only when the pre-flight did not produce a report.
+  const errors: Buffer[] = [];
+  bot.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
+  const peak = watchPeak(bot);
+  const chunks: Buffer[] = [];
+  bot.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const exitCode = await new Promise<number | null>((resolve) => bot.once('exit', resolve));
+  const wallS = (performance.now() - started) / 1000;
+  if (exitCode !== 0 && exitCode !== 2 && exitCode !== 3) {
+    process.stderr.write(Buffer.concat(errors));
+    throw new Error(`proxy-migrate preflight exited ${exitCode}`);
+  }
+  return {
+    exitCode,
+    wallS,
+    peak: peak(),
+    stats: await twinStats('GET'),
+    report: JSON.parse(Buffer.concat(chunks).toString('utf8')) as PreflightReport,
+  };
+}
+
+// The bot as deployed first (the Deployment's NODE_OPTIONS), then as an operator's terminal
+// runs it (none): the same binary and fleet, so the two peaks differ only by the heap bound.
+const deployed = await runPreflight(deployedNodeOptions);
+const terminal = await runPreflight(undefined);
+const { exitCode, wallS, stats, report } = deployed;
 const count = (verb: string, resource: string): number =>
   stats.requests.find((r) => r.verb === verb && r.resource === resource)?.count ?? 0;
-if (exitCode !== 0 && exitCode !== 2 && exitCode !== 3) {
-  process.stderr.write(Buffer.concat(errors));
-  throw new Error(`proxy-migrate preflight exited ${exitCode}`);
-}
-const report = JSON.parse(Buffer.concat(chunks).toString('utf8')) as PreflightReport;
 
 const { probing } = report;
 const outliers = probing.pools.reduce((sum, p) => sum + p.outliers.length, 0);
@@ -138,7 +179,13 @@ console.log(
 console.log(
   `${pad('report')}${report.summary.block} block, ${report.summary.warn} warn, ${report.summary.info} info, ${report.summary.pass} pass; complete ${report.complete}`,
 );
-console.log(`${pad('bot peak RSS')}${mib(botPeak())}   (goal < ${GOAL_BOT_RSS_MIB} MiB)`);
+const started = `node ${[...nodeFlags, 'dist/main.js'].join(' ')}`;
+console.log(
+  `${pad('bot peak RSS')}${mib(deployed.peak)}   (goal < ${GOAL_BOT_RSS_MIB} MiB; as deployed: ${started}, NODE_OPTIONS=${deployedNodeOptions ?? '(none)'} from deploy/deployment.yaml)`,
+);
+console.log(
+  `${pad('')}${mib(terminal.peak)} in a terminal without NODE_OPTIONS (${terminal.wallS.toFixed(1)} s; V8 sizes its heap to the machine's memory)`,
+);
 console.log(`${pad('twin peak RSS')}${mib(twinPeak())}   (its own process; no goal)`);
 
 twin.kill('SIGTERM');

@@ -1,5 +1,10 @@
-#!/usr/bin/env node
-/** Entry point of the `proxy-migrate` binary. */
+#!/usr/bin/env -S node --max-semi-space-size=8
+/**
+ * Entry point of the `proxy-migrate` binary. The V8 flag in the line above is the binary's: since
+ * Node 22 V8 lets the young generation grow to 64 MiB, which a pre-flight of 5,000 nodes fills
+ * with list pages it drops a moment later, for no speed gain (bench/preflight: peak RSS 253 →
+ * 175 MiB for the same lists in the same time). `env -S` (coreutils 8.30, macOS) splits it.
+ */
 import { main } from './cli/program.js';
 import { EXIT, type CliIo } from './cli/types.js';
 

@@ -19,16 +19,18 @@ function specKey(pod: KubePod): string | undefined {
   return `${pod.metadata.namespace ?? ''}/${owner.kind}/${owner.name}/${revision}`;
 }
 
-export function distinctHostNetworkPods(pods: readonly KubePod[]): KubePod[] {
+/**
+ * Decides pod by pod, as list pages arrive, which to keep (the first of each controller and
+ * revision, without status): a stateful filter for ClusterPort.listPods' `keep`.
+ */
+export function hostNetworkPodKeeper(): (pod: KubePod) => KubePod | undefined {
   const seen = new Set<string>();
-  const kept: KubePod[] = [];
-  for (const pod of pods) {
+  return (pod) => {
     const key = specKey(pod);
     if (key !== undefined) {
-      if (seen.has(key)) continue;
+      if (seen.has(key)) return undefined;
       seen.add(key);
     }
-    kept.push({ metadata: pod.metadata, ...(pod.spec === undefined ? {} : { spec: pod.spec }) });
-  }
-  return kept;
+    return { metadata: pod.metadata, ...(pod.spec === undefined ? {} : { spec: pod.spec }) };
+  };
 }

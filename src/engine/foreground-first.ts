@@ -33,7 +33,9 @@ export function foregroundFirstCluster(port: ClusterPort, fg: Foreground): Clust
     listDaemonSets: after(fg, (namespace: string) => port.listDaemonSets(namespace)),
     listServices: after(fg, () => port.listServices()),
     listConfigMaps: after(fg, (namespace?: string) => port.listConfigMaps(namespace)),
-    listPods: after(fg, (fieldSelector: string) => port.listPods(fieldSelector)),
+    listPods: after(fg, (fieldSelector: string, keep?: Parameters<ClusterPort['listPods']>[1]) =>
+      port.listPods(fieldSelector, keep),
+    ),
     listPrometheusRules: after(fg, () => port.listPrometheusRules()),
     getConfigMap: after(fg, (namespace: string, name: string) =>
       port.getConfigMap(namespace, name),

@@ -5,7 +5,7 @@
  */
 import { KUBE_SYSTEM } from '../core/cluster-overview.js';
 import { withDeadline } from '../core/deadline.js';
-import { distinctHostNetworkPods } from '../core/host-network-pods.js';
+import { hostNetworkPodKeeper } from '../core/host-network-pods.js';
 import type { ClusterSnapshot, NodeFacts } from '../core/snapshot.js';
 import { AppError } from '../errors.js';
 import type { Clock } from '../ports/clock.js';
@@ -40,7 +40,7 @@ export async function gatherSnapshot(
       cluster.listServices(),
       cluster.listDaemonSets(KUBE_SYSTEM),
       cluster.listConfigMaps(),
-      cluster.listPods('spec.hostNetwork=true').then(distinctHostNetworkPods),
+      cluster.listPods('spec.hostNetwork=true', hostNetworkPodKeeper()),
       cluster.listPrometheusRules(),
     ]),
     options.listDeadlineMs,

@@ -33,8 +33,12 @@ export interface ClusterPort {
   listServices(): Promise<KubeService[]>;
   /** ConfigMaps in one namespace, or in every namespace when none is given. */
   listConfigMaps(namespace?: string): Promise<KubeConfigMap[]>;
-  /** Pods in every namespace matching a field selector such as `spec.hostNetwork=true`. */
-  listPods(fieldSelector: string): Promise<KubePod[]>;
+  /**
+   * Pods in every namespace matching a field selector such as `spec.hostNetwork=true`. `keep`
+   * sees each pod as its page arrives and returns what to keep of it (undefined drops it), so
+   * 5,000 copies of a DaemonSet's pod never have to be held at once.
+   */
+  listPods(fieldSelector: string, keep?: (pod: KubePod) => KubePod | undefined): Promise<KubePod[]>;
   /** PrometheusRules in every namespace; undefined when the CRD is not installed. */
   listPrometheusRules(): Promise<PrometheusRule[] | undefined>;
   /** The ConfigMap, or undefined when it does not exist. */

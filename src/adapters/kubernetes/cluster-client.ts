@@ -33,27 +33,23 @@ import {
   type ResponseObserver,
 } from './deadline.js';
 import { kubeError } from './errors.js';
+import { JsonPage, type KeepItem } from './json-page.js';
 import { withRetry } from './retry.js';
 import { clusterGate, type ClusterGate } from './rate-limit.js';
 
 export const PAGE_SIZE = 500;
 /**
- * Pods are listed in smaller pages: a Pod is about ten times a Service's bytes, and the SDK's
- * models of a 500-pod page outlive the young generation, so 5,000 hostNetwork pods in pages of
- * 500 cost about 150 MiB of peak RSS for 25 MiB kept; pages of 100 cost about 35 (bench/preflight).
+ * Pods are listed in smaller pages: a Pod is about ten times a Service's bytes, and a page of 500
+ * (3 MB of JSON) outlives the young generation while it is parsed and filtered, so its garbage
+ * is promoted and the heap grows; a page of 100 dies young (bench/preflight).
  */
 export const POD_PAGE_SIZE = 100;
 const MAX_LIST_RESTARTS = 3;
 
-interface Page<T> {
-  items: T[];
-  metadata?: { _continue?: string };
-}
-
 /**
  * The SDK's model classes serialise to the API's JSON shape; the core only sees that shape.
- * managedFields are dropped on the way: no check reads them, and they are half of a Pod's bytes
- * (5,000 kube-proxy pods on a big fleet).
+ * Single reads go through them (one object, no cost to speak of); lists do not (json-page.ts).
+ * managedFields are dropped on the way: no check reads them, and they are half of a Pod's bytes.
  */
 function plain<T>(value: unknown): T {
   return JSON.parse(
@@ -113,10 +109,15 @@ export class KubeCluster implements ClusterPort {
     }
   }
 
+  /**
+   * Every page of a list, each parsed once as plain JSON (json-page.ts) and, with `keep`, trimmed
+   * or dropped item by item as it arrives, so what a caller discards never piles up.
+   */
   private async listAll<T>(
     what: string,
-    fetchPage: (cont: string | undefined) => Promise<Page<unknown>>,
+    fetchPage: (cont: string | undefined, options: ConfigurationOptions) => Promise<unknown>,
     onProgress?: ListProgress,
+    keep?: KeepItem<T>,
   ): Promise<T[]> {
     for (let restarts = 0; ; restarts += 1) {
       const items: T[] = [];
@@ -125,14 +126,18 @@ export class KubeCluster implements ClusterPort {
       try {
         do {
           const from = cont;
-          const page = await withRetry(() => fetchPage(from), {
-            write: false,
-            gate: this.gate,
-          });
-          for (const item of page.items) items.push(plain<T>(item));
+          const page = await withRetry(
+            async () => {
+              const capture = new JsonPage<T>(keep);
+              await fetchPage(from, capture.options(this.options()));
+              return capture.take();
+            },
+            { write: false, gate: this.gate },
+          );
+          for (const item of page.items) items.push(item);
           pages += 1;
           onProgress?.(items.length, pages);
-          cont = page.metadata?._continue || undefined;
+          cont = page.metadata._continue;
         } while (cont !== undefined);
         return items;
       } catch (error) {
@@ -150,18 +155,14 @@ export class KubeCluster implements ClusterPort {
   async listNodes(onProgress?: ListProgress): Promise<KubeNode[]> {
     return this.listAll<KubeNode>(
       'list nodes',
-      (cont) =>
-        this.core.listNode(
-          { limit: this.pageSize, ...(cont === undefined ? {} : { _continue: cont }) },
-          this.options(),
-        ),
+      (cont, options) => this.core.listNode(this.page(cont), options),
       onProgress,
     );
   }
 
   async listDaemonSets(namespace: string): Promise<KubeDaemonSet[]> {
-    return this.listAll<KubeDaemonSet>(`list DaemonSets in ${namespace}`, (cont) =>
-      this.apps.listNamespacedDaemonSet({ namespace, ...this.page(cont) }, this.options()),
+    return this.listAll<KubeDaemonSet>(`list DaemonSets in ${namespace}`, (cont, options) =>
+      this.apps.listNamespacedDaemonSet({ namespace, ...this.page(cont) }, options),
     );
   }
 
@@ -174,44 +175,46 @@ export class KubeCluster implements ClusterPort {
   }
 
   async listServices(): Promise<KubeService[]> {
-    return this.listAll<KubeService>('list Services', (cont) =>
-      this.core.listServiceForAllNamespaces(this.page(cont), this.options()),
+    return this.listAll<KubeService>('list Services', (cont, options) =>
+      this.core.listServiceForAllNamespaces(this.page(cont), options),
     );
   }
 
   async listConfigMaps(namespace?: string): Promise<KubeConfigMap[]> {
     return namespace === undefined
-      ? this.listAll<KubeConfigMap>('list ConfigMaps', (cont) =>
-          this.core.listConfigMapForAllNamespaces(this.page(cont), this.options()),
+      ? this.listAll<KubeConfigMap>('list ConfigMaps', (cont, options) =>
+          this.core.listConfigMapForAllNamespaces(this.page(cont), options),
         )
-      : this.listAll<KubeConfigMap>(`list ConfigMaps in ${namespace}`, (cont) =>
-          this.core.listNamespacedConfigMap({ namespace, ...this.page(cont) }, this.options()),
+      : this.listAll<KubeConfigMap>(`list ConfigMaps in ${namespace}`, (cont, options) =>
+          this.core.listNamespacedConfigMap({ namespace, ...this.page(cont) }, options),
         );
   }
 
-  async listPods(fieldSelector: string): Promise<KubePod[]> {
-    return this.listAll<KubePod>(`list Pods (${fieldSelector})`, (cont) =>
-      this.core.listPodForAllNamespaces(
-        { fieldSelector, ...this.page(cont, Math.min(this.pageSize, POD_PAGE_SIZE)) },
-        this.options(),
-      ),
+  async listPods(fieldSelector: string, keep?: KeepItem<KubePod>): Promise<KubePod[]> {
+    return this.listAll<KubePod>(
+      `list Pods (${fieldSelector})`,
+      (cont, options) =>
+        this.core.listPodForAllNamespaces(
+          { fieldSelector, ...this.page(cont, Math.min(this.pageSize, POD_PAGE_SIZE)) },
+          options,
+        ),
+      undefined,
+      keep,
     );
   }
 
   async listPrometheusRules(): Promise<PrometheusRule[] | undefined> {
     try {
-      return await this.listAll<PrometheusRule>(
-        'list PrometheusRules',
-        async (cont) =>
-          (await this.custom.listClusterCustomObject(
-            {
-              group: 'monitoring.coreos.com',
-              version: 'v1',
-              plural: 'prometheusrules',
-              ...this.page(cont),
-            },
-            this.options(),
-          )) as Page<unknown>,
+      return await this.listAll<PrometheusRule>('list PrometheusRules', (cont, options) =>
+        this.custom.listClusterCustomObject(
+          {
+            group: 'monitoring.coreos.com',
+            version: 'v1',
+            plural: 'prometheusrules',
+            ...this.page(cont),
+          },
+          options,
+        ),
       );
     } catch (error) {
       // A CRD that is not installed answers 404 on its list: that means "no rules", not an error.
@@ -253,8 +256,8 @@ export class KubeCluster implements ClusterPort {
   }
 
   async listEndpointSlices(): Promise<KubeEndpointSlice[]> {
-    return this.listAll<KubeEndpointSlice>('list EndpointSlices', (cont) =>
-      this.discovery.listEndpointSliceForAllNamespaces(this.page(cont), this.options()),
+    return this.listAll<KubeEndpointSlice>('list EndpointSlices', (cont, options) =>
+      this.discovery.listEndpointSliceForAllNamespaces(this.page(cont), options),
     );
   }
 

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ClusterConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
+import { shareDispatcher } from './shared-dispatcher.js';
 
 function invalid(cluster: string, message: string, remedy: string, cause?: unknown): AppError {
   return new AppError('KUBECONFIG_INVALID', `Cluster ${cluster}: ${message}`, { remedy, cause });
@@ -51,7 +52,7 @@ export function kubeConfigFor(
         error,
       );
     }
-    return base;
+    return shareDispatcher(base);
   }
   const loaded = loadFiles(cluster.name, paths);
   const contextName = cluster.context ?? loaded.getCurrentContext();
@@ -71,5 +72,5 @@ export function kubeConfigFor(
     contexts: loaded.getContexts(),
     currentContext: context.name,
   });
-  return pinned;
+  return shareDispatcher(pinned);
 }

@@ -100,6 +100,37 @@ describe('KubeCluster against the twin', () => {
     ]);
   });
 
+  it('reuses its connections: pages of a list share one pool, not a TCP connection each', async () => {
+    const kc = kubeConfigFor(clusterConfig({ kubeconfig, context: twin.name }), []);
+    const cluster = new KubeCluster('cluster-a', kc, { pageSize: 1 });
+    twin.stats.reset();
+    const nodes = await cluster.listNodes();
+    const services = await cluster.listServices();
+    const requests = twin.stats.count('list', 'nodes') + twin.stats.count('list', 'services');
+    expect(requests).toBe(nodes.length + services.length);
+    expect(requests).toBeGreaterThan(8);
+    // Sequential pages over keep-alive: one connection (two if one idled out between them).
+    expect(twin.stats.connections()).toBeLessThanOrEqual(2);
+  });
+
+  it('parses list pages as plain JSON and keeps, page by page, only what `keep` returns', async () => {
+    const kc = kubeConfigFor(clusterConfig({ kubeconfig, context: twin.name }), []);
+    const cluster = new KubeCluster('cluster-a', kc, { pageSize: 1 });
+    const all = await cluster.listPods('spec.hostNetwork=true');
+    expect(all.length).toBeGreaterThan(2);
+    // Plain objects in the API's JSON shape (no SDK model classes, no managedFields).
+    expect(Object.getPrototypeOf(all[0])).toBe(Object.prototype);
+    expect(all.every((p) => !('managedFields' in p.metadata))).toBe(true);
+    expect(all[0]?.metadata.creationTimestamp).toEqual(expect.any(String));
+    const seen: string[] = [];
+    const kept = await cluster.listPods('spec.hostNetwork=true', (pod) => {
+      seen.push(pod.metadata.name ?? '');
+      return seen.length === 1 ? { metadata: pod.metadata } : undefined;
+    });
+    expect(seen).toHaveLength(all.length);
+    expect(kept).toEqual([{ metadata: all[0]?.metadata }]);
+  });
+
   it('reads DaemonSets and ConfigMaps, and a missing ConfigMap is undefined, not an error', async () => {
     const cluster = new KubeCluster('cluster-a', kubeConfigFor(clusterConfig({ kubeconfig }), []));
     const daemonSets = await cluster.listDaemonSets('kube-system');

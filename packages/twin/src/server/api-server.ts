@@ -172,6 +172,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
     });
   });
+  server.on('connection', () => stats.recordConnection());
   server.on(
     'upgrade',
     createUpgradeHandler({

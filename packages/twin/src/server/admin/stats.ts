@@ -1,7 +1,9 @@
 // Request counters for benchmarks ("API requests made"): resource requests by verb and resource,
 // plus the non-resource ones (version, discovery, OpenAPI). /twin/ admin calls are not counted.
 // Writes are also logged one by one (the last MAX_WRITES), with their object and dry-run flag,
-// so a test can show what a client wrote, and that a dry run wrote nothing.
+// so a test can show what a client wrote, and that a dry run wrote nothing. TCP connections
+// accepted are counted too: a client that reuses its connections opens a handful for thousands
+// of requests, one that does not opens one per request.
 
 import type { JsonObject } from '../../apimachinery/types.js';
 import type { RequestInfo } from '../request-info.js';
@@ -24,6 +26,7 @@ export class RequestStats {
   private readonly byKey = new Map<string, { verb: string; resource: string; count: number }>();
   private writeLog: WriteRecord[] = [];
   private nonResource = 0;
+  private connectionCount = 0;
   private since = new Date().toISOString();
 
   record(info: RequestInfo): void {
@@ -47,6 +50,15 @@ export class RequestStats {
     return this.writeLog;
   }
 
+  recordConnection(): void {
+    this.connectionCount += 1;
+  }
+
+  /** TCP connections accepted since the last reset. */
+  connections(): number {
+    return this.connectionCount;
+  }
+
   recordNonResource(): void {
     this.nonResource += 1;
   }
@@ -59,6 +71,7 @@ export class RequestStats {
     this.byKey.clear();
     this.writeLog = [];
     this.nonResource = 0;
+    this.connectionCount = 0;
     this.since = new Date().toISOString();
   }
 
@@ -71,6 +84,7 @@ export class RequestStats {
       since: this.since,
       total,
       nonResource: this.nonResource,
+      connections: this.connectionCount,
       requests: requests.map((r) => ({ ...r })),
       writes: this.writeLog.map((w) => ({ ...w })),
     };

@@ -1,5 +1,6 @@
 // API faults end to end: the /twin/faults and /twin/stats admin endpoints, kubectl retrying 429s,
 // client-node seeing seeded 503s, latency, watch drops, and the host-fault hook route.
+import { Agent, get as httpGet } from 'node:http';
 import { ApiException, CoreV1Api, KubeConfig, Watch } from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/server/admin/prng.js';
@@ -202,6 +203,29 @@ describe('the /twin/stats and /twin/hosts endpoints', () => {
       { verb: 'list', resource: 'nodes', count: 2 },
     ]);
     expect((await admin('DELETE', '/stats')).body).toMatchObject({ total: 0, requests: [] });
+  });
+
+  it('counts the TCP connections it accepted, so connection reuse can be measured', async () => {
+    h.api.stats.reset();
+    const get = (agent: Agent | false): Promise<void> =>
+      new Promise((resolve, reject) => {
+        httpGet(`${h.url}/version`, { agent }, (res) => {
+          res.resume();
+          res.on('end', resolve);
+        }).on('error', reject);
+      });
+    // No agent: a connection per request.
+    await get(false);
+    await get(false);
+    expect(h.api.stats.connections()).toBe(2);
+    // One keep-alive agent: the second request reuses the first one's connection.
+    const agent = new Agent({ keepAlive: true });
+    await get(agent);
+    await get(agent);
+    agent.destroy();
+    expect(h.api.stats.connections()).toBe(3);
+    expect((await admin('GET', '/stats')).body['connections']).toBeGreaterThanOrEqual(3);
+    expect((await admin('DELETE', '/stats')).body).toMatchObject({ connections: 0 });
   });
 
   it('routes host faults to the node model hooks', async () => {
