@@ -9,7 +9,7 @@ import { delimiter, dirname, isAbsolute, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { AppError } from './errors.js';
-import { DEFAULT_API_RATE_LIMIT } from './core/token-bucket.js';
+import { DEFAULT_API_RATE_LIMIT, DEFAULT_EXEC_RATE_LIMIT } from './core/token-bucket.js';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -148,7 +148,8 @@ const clusterSchema = z
       .default(10),
     /**
      * The client-side rate limit of every request this process makes to the cluster (reads,
-     * writes, execs; all runs together): a token bucket of `qps` a second, up to `burst` at once.
+     * writes; all runs together): a token bucket of `qps` a second, up to `burst` at once. Execs
+     * have their own, execRateLimit.
      */
     apiRateLimit: z
       .strictObject({
@@ -156,6 +157,17 @@ const clusterSchema = z
         burst: z.number().int().min(1).max(10_000).default(DEFAULT_API_RATE_LIMIT.burst),
       })
       .default(DEFAULT_API_RATE_LIMIT),
+    /**
+     * The client-side rate limit of this process's execs into probe pods, a bucket of its own:
+     * the API server serves an exec outside API Priority and Fairness, as a stream to one node's
+     * kubelet, and probe.concurrency bounds how many are in flight (see token-bucket.ts).
+     */
+    execRateLimit: z
+      .strictObject({
+        qps: z.number().min(0.1).max(10_000).default(DEFAULT_EXEC_RATE_LIMIT.qps),
+        burst: z.number().int().min(1).max(10_000).default(DEFAULT_EXEC_RATE_LIMIT.burst),
+      })
+      .default(DEFAULT_EXEC_RATE_LIMIT),
     /** A failed verification or missed deadline after a write rolls the node back. */
     autoRollback: z.boolean().default(true),
     /**

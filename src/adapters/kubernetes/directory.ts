@@ -50,7 +50,7 @@ export class KubeClusterDirectory implements ClusterDirectory {
       image: cluster.probe.image,
       runId,
       logger: this.logger,
-      gate: clusterGate(cluster.name, cluster.apiRateLimit),
+      gate: clusterGate(cluster.name, cluster.apiRateLimit, cluster.execRateLimit),
     });
   }
 
@@ -74,7 +74,7 @@ export class KubeClusterDirectory implements ClusterDirectory {
     const cluster = this.cluster(clusterName);
     // One gate per cluster in the process: every client and shell of the cluster shares its limit.
     const client = new KubeCluster(cluster.name, this.kubeConfig(cluster), {
-      gate: clusterGate(cluster.name, cluster.apiRateLimit),
+      gate: clusterGate(cluster.name, cluster.apiRateLimit, cluster.execRateLimit),
       ...this.options,
     });
     this.clients.set(clusterName, client);

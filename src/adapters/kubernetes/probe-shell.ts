@@ -305,8 +305,8 @@ export class ProbePodShell implements NodeShell {
     // A refused upgrade (429, 5xx) ran nothing: connect again, as kubectl would be retried.
     const connecting = withRetry(
       async () => {
-        // An exec is a request like any other: it waits for the cluster's rate limit.
-        await this.gate.take();
+        // An exec waits for the cluster's exec rate limit (its own bucket: token-bucket.ts).
+        await this.gate.takeExec();
         return this.exec.exec(
           this.options.namespace,
           pod,
