@@ -1,5 +1,6 @@
-// `ip` (iproute2) on the node: `link show [dev] NAME`, `addr show [dev] NAME` in text or JSON
-// (-j, -p, -4/-6), and `link del kube-ipvs0`. A missing device prints
+// `ip` (iproute2) on the node: `link show [dev] NAME [up]`, `addr show [dev] NAME [up]` in text or
+// JSON (-j, -p, -4/-6), and `link del kube-ipvs0`. `up` keeps the interfaces whose flags hold UP
+// (iproute2's filter.up tests IFF_UP), so not kube-ipvs0, which kube-proxy never sets up. A missing device prints
 // `Device "kube-ipvs0" does not exist.` on stderr with exit 1 and nothing on stdout.
 
 import type { JsonObject } from '../../apimachinery/types.js';
@@ -75,11 +76,15 @@ export function runIp(ctx: CommandContext, args: readonly string[]): CommandResu
       o.pretty = a.includes('p');
     } else if (!a.startsWith('-')) words.push(a);
   }
-  const [object = '', verb = 'show', ...rest] = words;
+  const [object = '', verb = 'show', ...selectors] = words;
+  const up = selectors.includes('up');
+  const rest = selectors.filter((w) => w !== 'up');
   const name = rest[0] === 'dev' ? rest[1] : rest[0];
   const state = nodeState(ctx);
   const all = nodeInterfaces(state);
-  const selected = name === undefined ? all : all.filter((i) => i.ifname === name);
+  const selected = (name === undefined ? all : all.filter((i) => i.ifname === name)).filter(
+    (i) => !up || i.flags.includes('UP'),
+  );
   const isLink = 'link'.startsWith(object) && object !== '';
   const isAddr = ['a', 'ad', 'add', 'addr', 'addre', 'addres', 'address'].includes(object);
   if (!isLink && !isAddr) return fail(255, `Object "${object}" is unknown, try "ip help".\n`);
@@ -91,7 +96,7 @@ export function runIp(ctx: CommandContext, args: readonly string[]): CommandResu
   }
   if (!['show', 'list', 'ls', 'sh', 'l', 's'].includes(verb))
     return fail(255, `Command "${verb}" is unknown, try "ip ${object} help".\n`);
-  if (name !== undefined && selected.length === 0)
+  if (name !== undefined && !all.some((i) => i.ifname === name))
     return fail(1, `Device "${name}" does not exist.\n`);
   if (isLink)
     return ok(

@@ -91,6 +91,20 @@ describe('ip', () => {
       ['eth1', ['192.168.50.21']],
     ]);
   });
+
+  it('keeps only interfaces that are up with `show up`, so not kube-ipvs0', () => {
+    const m = cluster();
+    startAll(m, ['a'], configText('ipvs'));
+    const names = (line: string): string[] =>
+      (JSON.parse(sh(m, 'a', line).stdout) as { ifname: string }[]).map((i) => i.ifname);
+    expect(names('ip -j addr')).toContain('kube-ipvs0');
+    const up = names('ip -j addr show up');
+    expect(up).not.toContain('kube-ipvs0');
+    expect(up).toEqual(names('ip -j addr').filter((n) => n !== 'kube-ipvs0'));
+    expect(names('ip -j link show up')).toEqual(up);
+    // A named device that is down is listed by nothing, and is not "missing".
+    expect(sh(m, 'a', 'ip -j addr show dev kube-ipvs0 up')).toMatchObject({ exitCode: 0 });
+  });
 });
 
 describe('shell handling', () => {
