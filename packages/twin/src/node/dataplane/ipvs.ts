@@ -3,7 +3,7 @@
 
 import type { Protocol } from './catalog.js';
 import type { IpvsProgram } from './dataplane.js';
-import { compareIPs, isIPv6 } from '../host/ip.js';
+import { compareIPs, isIPv6, sortIPs } from '../host/ip.js';
 import { portPolicy } from './service-policy.js';
 
 export interface RealServer {
@@ -62,9 +62,16 @@ export function ipvsVirtualServers(program: IpvsProgram): VirtualServer[] {
 }
 
 /** Addresses on kube-ipvs0: every ClusterIP, external IP and load-balancer IP, once. */
-export function ipvsDummyAddresses(program: IpvsProgram): string[] {
+/** A program is replaced, never changed, on each sync: its addresses are computed once. */
+const dummyAddresses = new WeakMap<IpvsProgram, readonly string[]>();
+
+export function ipvsDummyAddresses(program: IpvsProgram): readonly string[] {
+  const cached = dummyAddresses.get(program);
+  if (cached !== undefined) return cached;
   const ips = new Set<string>();
   for (const sp of program.catalog.ports)
     for (const ip of [sp.clusterIP, ...sp.externalIPs, ...sp.loadBalancerIPs]) ips.add(ip);
-  return [...ips].sort(compareIPs);
+  const sorted = sortIPs(ips);
+  dummyAddresses.set(program, sorted);
+  return sorted;
 }

@@ -89,3 +89,19 @@ export function compareIPs(a: string, b: string): number {
   if (x.family !== y.family) return x.family === 'IPv4' ? -1 : 1;
   return x.value < y.value ? -1 : x.value > y.value ? 1 : 0;
 }
+
+/**
+ * `ips` in compareIPs order, each parsed once: a sort that parses in the comparator parses every
+ * address about log2(n) times, which for 20,000 Service IPs cost most of a second per `ip addr`.
+ */
+export function sortIPs(ips: Iterable<string>): string[] {
+  const keyed = [...ips].map((ip) => ({ ip, key: toBigInt(ip) }));
+  keyed.sort((a, b) => {
+    const x = a.key;
+    const y = b.key;
+    if (!x || !y) return a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : 0;
+    if (x.family !== y.family) return x.family === 'IPv4' ? -1 : 1;
+    return x.value < y.value ? -1 : x.value > y.value ? 1 : 0;
+  });
+  return keyed.map((k) => k.ip);
+}

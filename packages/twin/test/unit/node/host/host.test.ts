@@ -6,6 +6,7 @@ import {
   rollbackKernel,
 } from '../../../../src/node/host/host.js';
 import type { HostSpec } from '../../../../src/scenario/schema.js';
+import { compareIPs, sortIPs } from '../../../../src/node/host/ip.js';
 import { node } from '../fixtures.js';
 
 const n = node('blue-1', '10.0.1.11', '5.15.0-122-generic', {
@@ -91,5 +92,13 @@ describe('resolveHostFacts', () => {
       ],
     };
     expect(nodeHostIPs(dual)).toEqual(['10.0.0.5', 'fd00::5']);
+  });
+});
+
+describe('sortIPs', () => {
+  it('orders as compareIPs does (numeric, IPv4 before IPv6), parsing each address once', () => {
+    const ips = ['10.96.0.10', 'fd00::1', '10.96.0.2', '9.9.9.9', '::1', 'not-an-ip', '10.100.0.1'];
+    expect(sortIPs(ips)).toEqual([...ips].sort(compareIPs));
+    expect(sortIPs(['10.0.0.10', '10.0.0.9'])).toEqual(['10.0.0.9', '10.0.0.10']);
   });
 });
