@@ -3,9 +3,13 @@
  * POST of at most {@link SLACK_BODY_LIMIT_BYTES} (refused from its Content-Length, or while it
  * streams, never buffered whole), signed by Slack within five minutes either way, not seen
  * before, a body Bolt can dispatch without crashing, and sent for this installation's team,
- * Enterprise org and (when configured) app. Bolt then checks the signature again on the same
- * bytes. Refusals are logged with a reason word, never with headers or body.
+ * Enterprise org and (when configured) app. Bolt is handed those same bytes and does not check
+ * the signature a second time (three HMACs a request, a third of its ack under a burst): its
+ * listener (adapters/slack/bolt-app.ts) refuses any request this guard did not pass
+ * ({@link passedGuard}), so it cannot be mounted without it. Refusals are logged with a reason
+ * word, never with headers or body.
  */
+import { createSecretKey } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { withDeadline } from '../../core/deadline.js';
 import type { Logger } from '../../log.js';
@@ -71,6 +75,14 @@ const OTHER_INSTALLATION_REPLY = JSON.stringify({
   text: 'proxy-migrate is not installed for this workspace or app here, so nothing was run. Use it from the workspace it was set up in.',
 });
 
+/** Requests this guard checked in full and handed on, with the bytes it checked as rawBody. */
+const passed = new WeakSet<IncomingMessage>();
+
+/** Whether `req` came through a guard's every check (Bolt's listener runs only those). */
+export function passedGuard(req: IncomingMessage): boolean {
+  return passed.has(req);
+}
+
 type BodyRead = Buffer | 'too-large' | 'aborted';
 
 function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
@@ -114,6 +126,8 @@ export function guardSlackListener(
   const limit = options.bodyLimitBytes ?? SLACK_BODY_LIMIT_BYTES;
   const now = options.nowMs ?? Date.now;
   const logger = options.logger.child({ component: 'slack-edge' });
+  // Made once: a string key is turned into a key object on every HMAC otherwise.
+  const secret = createSecretKey(Buffer.from(options.signingSecret, 'utf8'));
 
   const refuse = (
     req: IncomingMessage,
@@ -161,7 +175,7 @@ export function guardSlackListener(
     const timestamp = req.headers['x-slack-request-timestamp'];
     const signature = req.headers['x-slack-signature'];
     const unsigned = checkSignature({
-      secret: options.signingSecret,
+      secret,
       rawBody: raw,
       timestamp,
       signature,
@@ -223,6 +237,7 @@ export function guardSlackListener(
     }
 
     req.rawBody = raw;
+    passed.add(req);
     listener(req, res);
   };
 
