@@ -40,8 +40,9 @@ export interface SlackGuardOptions {
   bodyLimitBytes?: number;
   nowMs?: () => number;
   /**
-   * Counts each signed request until it is answered. Only signed ones: a stranger's slow or
-   * forged request must not hold back the work that waits for the count to drop.
+   * Counts each request from its arrival until it is answered; one that is not signed only
+   * until refused, and never long (UNVERIFIED_MAX_MS): a stranger's slow or forged request must
+   * not hold back the work that waits for the count to drop.
    */
   activity?: RequestActivity;
 }
@@ -150,6 +151,9 @@ export function guardSlackListener(
   };
 
   const handle = async (req: BufferedRequest, res: ServerResponse): Promise<void> => {
+    // Counted from now (unsigned, only briefly): deferred work must not run between this
+    // request's arrival and its ack.
+    const arrival = options.activity?.arrive(res);
     if (req.method !== 'POST') {
       refuse(req, res, 'method-not-allowed', { method: req.method });
       return;
@@ -185,7 +189,7 @@ export function guardSlackListener(
       refuse(req, res, unsigned);
       return;
     }
-    options.activity?.track(res);
+    arrival?.signed();
 
     // checkSignature saw both headers as single strings.
     const id = requestId(String(timestamp), String(signature));
