@@ -3,8 +3,11 @@
 // in-process worker, the fake Slack, the twin) and, in the same bursts and on the same machine,
 // against a bare Bolt listener whose handler only acks. Goal: enqueueing verbs' p99 within 1.5×
 // the bare listener's p99.
+// A burst's p99 of 100 acks is its second-slowest, and other work on a shared machine moves it
+// from one burst to the next, so the figure is the median over rounds of each burst's own ratio
+// (five by default), with how many bursts were within the goal.
 // Prints figures; asserts nothing.
-//   npm run bench:ack -- [--n 100] [--rounds 3] [--separate-worker]
+//   npm run bench:ack -- [--n 100] [--rounds 5] [--separate-worker]
 import { cpus, loadavg } from 'node:os';
 import { burst, fmtMs, percentile, summarize } from '../test/helpers/burst.js';
 import { startLoadRig } from '../test/helpers/load-rig.js';
@@ -14,7 +17,7 @@ const arg = (name: string, fallback: number): number => {
   return i < 0 ? fallback : Number(process.argv[i + 1]);
 };
 const n = arg('--n', 100);
-const rounds = arg('--rounds', 3);
+const rounds = arg('--rounds', 5);
 const GOAL = 1.5;
 
 const distinct = (round: number, i: number): string => `load-${round}-${i}`;
@@ -120,10 +123,11 @@ const row = (label: string, target: Target): string => {
   const perRound = ratios(target)
     .map((r) => r.toFixed(2))
     .join(' ');
+  const within = ratios(target).filter((r) => r <= GOAL).length;
   const perRequest = (ms: number): string => (ms / (n * rounds)).toFixed(2);
-  const goal = ratio <= GOAL ? '' : ` (goal ≤ ${GOAL}×)`;
+  const goal = `${ratio <= GOAL ? 'within' : 'OVER'} ${GOAL}×, ${within}/${rounds} bursts`;
   const cpuShare = `CPU/request ${perRequest(cpu[target].bot)} ms, bare ${perRequest(cpu[target].bare)}`;
-  return `${label.padEnd(34)} ${fmtMs(s.p50)} ${fmtMs(s.p99)} ${fmtMs(s.max)}   ${ratio.toFixed(2)}×${goal}  [bursts: ${perRound}]  ${cpuShare}`;
+  return `${label.padEnd(34)} ${fmtMs(s.p50)} ${fmtMs(s.p99)} ${fmtMs(s.max)}   ${ratio.toFixed(2)}× (${goal})  [bursts: ${perRound}]  ${cpuShare}`;
 };
 console.log(
   `ack latency: ${n} concurrent slash commands × ${rounds} rounds per target, one machine ` +
@@ -132,7 +136,7 @@ console.log(
     }; goal: enqueueing verbs' p99 ≤ ${GOAL}× bare Bolt's`,
 );
 console.log(
-  `${''.padEnd(34)}      p50       p99       max   p99 ÷ bare p99 of the same burst (median)`,
+  `${''.padEnd(34)}      p50       p99       max   p99 ÷ bare p99 of the same burst (median of ${rounds})`,
 );
 console.log(
   `${'bare Bolt listener (ack only)'.padEnd(34)} ${fmtMs(bareAll.p50)} ${fmtMs(bareAll.p99)} ${fmtMs(bareAll.max)}`,
@@ -140,6 +144,14 @@ console.log(
 console.log(row('help (for reference)', 'help'));
 console.log(row(`preflight, ${n} distinct clusters`, 'preflight-many'));
 console.log(row('preflight, one cluster', 'preflight-one'));
+const verdict = (['preflight-many', 'preflight-one'] as const)
+  .map((t) => `${t} ${median(ratios(t)).toFixed(2)}×`)
+  .join(', ');
+const met = (['preflight-many', 'preflight-one'] as const).every((t) => median(ratios(t)) <= GOAL);
+console.log(
+  `goal (enqueueing verbs' p99 ≤ ${GOAL}× bare p99 ${Math.round(bareAll.p99)} ms over all bursts): ` +
+    `${met ? 'met' : 'NOT met'}: ${verdict}`,
+);
 console.log(
   `runs started: ${runsOf((c) => c.startsWith('load-'))} for ${rounds * n} distinct pre-flights, ` +
     `${runsOf((c) => c === 'cluster-a')} for ${rounds * n} of one cluster`,

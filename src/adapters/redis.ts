@@ -16,9 +16,24 @@ export type RedisPurpose = 'worker' | 'producer';
 /** A producer command Redis does not answer within this long fails (Slack waits for the reply). */
 export const PRODUCER_COMMAND_TIMEOUT_MS = 2_000;
 
-export function createRedis(url: string, purpose: RedisPurpose, logger: Logger): Redis {
+export interface RedisOptions {
+  /**
+   * Commands sent in one turn of the event loop go out in one write (ioredis' auto-pipelining):
+   * for the replay check, whose burst of one SET per Slack request would otherwise cost a
+   * write(2) each between one ack and the next.
+   */
+  autoPipelining?: boolean;
+}
+
+export function createRedis(
+  url: string,
+  purpose: RedisPurpose,
+  logger: Logger,
+  options: RedisOptions = {},
+): Redis {
   const producer = purpose === 'producer';
   const redis = new Redis(url, {
+    enableAutoPipelining: options.autoPipelining ?? false,
     maxRetriesPerRequest: producer ? 1 : null,
     // Until the first connect commands wait (a process starting next to Redis); see below.
     enableOfflineQueue: true,

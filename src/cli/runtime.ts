@@ -203,7 +203,7 @@ async function start(
   // Requests already served, shared by every replica through Redis (in this process otherwise).
   const seenRedis =
     bolt?.listener !== undefined && execution.kind === 'bullmq'
-      ? createRedis(config.redisUrl, 'producer', logger)
+      ? createRedis(config.redisUrl, 'producer', logger, { autoPipelining: true })
       : undefined;
   const seen: SeenRequests =
     seenRedis === undefined

@@ -45,20 +45,24 @@ export function resolveCluster(
   usage: string,
 ): ClusterConfig {
   // Names offered in errors are the ones this channel may drive: others are not its business.
-  const names = clusters
-    .filter((c) => channelId === undefined || channelAllowed(c, channelId))
-    .map((c) => c.name);
+  // Listed only for an error: a command's ack waits for this, and a fleet has hundreds.
+  const names = (): string[] =>
+    clusters
+      .filter((c) => channelId === undefined || channelAllowed(c, channelId))
+      .map((c) => c.name);
   if (name === undefined || name === '') {
     throw new AppError('USAGE', 'Which cluster?', {
-      remedy: `Usage: ${usage}. Known clusters: ${listNames(names)}.`,
+      remedy: `Usage: ${usage}. Known clusters: ${listNames(names())}.`,
     });
   }
-  const cluster = clusters.find((c) => c.name === name.toLowerCase());
+  const wanted = name.toLowerCase();
+  const cluster = clusters.find((c) => c.name === wanted);
   if (cluster === undefined) {
-    const suggestion = closest(name.toLowerCase(), names);
+    const known = names();
+    const suggestion = closest(wanted, known);
     throw new AppError(
       'UNKNOWN_CLUSTER',
-      `Unknown cluster "${name}". Known: ${listNames(names)}.`,
+      `Unknown cluster "${name}". Known: ${listNames(known)}.`,
       {
         remedy: `${suggestion === undefined ? '' : `Did you mean ${suggestion}? `}Usage: ${usage}`,
       },

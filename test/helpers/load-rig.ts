@@ -40,6 +40,8 @@ export interface LoadRigOptions {
   separateWorker?: boolean;
   /** Node flags for the bot's process (`--cpu-prof` to see where its time goes). */
   botNodeArgs?: string[];
+  /** Node flags for the bare listener's process, to compare its profile with the bot's. */
+  bareNodeArgs?: string[];
 }
 
 export interface LoadRig {
@@ -227,7 +229,12 @@ export async function startLoadRig(options: LoadRigOptions = {}): Promise<LoadRi
     let barePid: number | undefined;
     if (options.bare === true) {
       const barePort = await freePort();
-      const bare = start([BARE], { SLACK_SIGNING_SECRET: SIGNING_SECRET, PORT: String(barePort) });
+      const bare = start(
+        [BARE],
+        { SLACK_SIGNING_SECRET: SIGNING_SECRET, PORT: String(barePort) },
+        undefined,
+        options.bareNodeArgs,
+      );
       children.push(bare);
       await until('the bare Bolt listener', bare, () =>
         Promise.resolve(bare.output().includes('listening') ? true : undefined),

@@ -16,23 +16,52 @@ export const QUIET_MAX_WAIT_MS = 1_000;
  * milliseconds, and answering the first ones before the rest arrive is not the burst's end.
  */
 export const QUIET_SETTLE_MS = 20;
+/**
+ * A request counts from its arrival, before its signature is checked (a Slack request's body
+ * comes with its headers, so that is immediate): otherwise work released in the moment between
+ * a burst's first acks and its next requests being read runs ahead of them. Unsigned, it counts
+ * only this long, so a stranger's slow request holds nothing back for longer.
+ */
+export const UNVERIFIED_MAX_MS = 100;
+
+/** A request counted from its arrival; {@link signed} keeps it counted until it is answered. */
+export interface Arrival {
+  signed(): void;
+}
 
 export class RequestActivity implements Foreground {
   private open = 0;
   private lastEnd = 0;
   private settling: NodeJS.Timeout | undefined;
+  private waking = false;
   private readonly waiters = new Set<() => void>();
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
-  /** Counts `res` as waiting until it ends (answered, refused or dropped). */
-  track(res: ServerResponse): void {
+  /**
+   * Counts `res` as waiting from now: until it ends (answered, refused or dropped) once
+   * {@link Arrival.signed}, else for at most {@link UNVERIFIED_MAX_MS}.
+   */
+  arrive(res: ServerResponse): Arrival {
     this.open += 1;
-    res.once('close', () => {
+    let counted = true;
+    const end = (): void => {
+      if (!counted) return;
+      counted = false;
+      clearTimeout(unverified);
       this.open -= 1;
       this.lastEnd = this.now();
       if (this.open === 0) this.settle(QUIET_SETTLE_MS);
-    });
+    };
+    const unverified = setTimeout(end, UNVERIFIED_MAX_MS);
+    unverified.unref();
+    res.once('close', end);
+    return { signed: () => clearTimeout(unverified) };
+  }
+
+  /** Counts `res` as waiting until it ends (answered, refused or dropped). */
+  track(res: ServerResponse): void {
+    this.arrive(res).signed();
   }
 
   /** Requests waiting for their answer now. */
@@ -68,9 +97,30 @@ export class RequestActivity implements Foreground {
         this.settle(left);
         return;
       }
-      for (const wake of [...this.waiters]) wake();
+      this.wakeOneByOne();
     }, ms);
     // Never what keeps a process alive.
     this.settling.unref();
+  }
+
+  /**
+   * One waiter a turn of the event loop, oldest first, while it stays quiet: woken together,
+   * a hundred deferred starts would run back to back before the server reads the next request,
+   * so a burst arriving just then would wait for all of them. Between two, the loop polls for
+   * connections; a request that arrived stops the wakes until the next quiet.
+   */
+  private wakeOneByOne(): void {
+    if (this.waking) return;
+    this.waking = true;
+    const next = (): void => {
+      const wake = this.waiters.values().next().value;
+      if (wake === undefined || !this.isQuiet()) {
+        this.waking = false;
+        return;
+      }
+      wake();
+      setImmediate(next);
+    };
+    setImmediate(next);
   }
 }

@@ -3,9 +3,13 @@
  * POST of at most {@link SLACK_BODY_LIMIT_BYTES} (refused from its Content-Length, or while it
  * streams, never buffered whole), signed by Slack within five minutes either way, not seen
  * before, a body Bolt can dispatch without crashing, and sent for this installation's team,
- * Enterprise org and (when configured) app. Bolt then checks the signature again on the same
- * bytes. Refusals are logged with a reason word, never with headers or body.
+ * Enterprise org and (when configured) app. Bolt is handed those same bytes and does not check
+ * the signature a second time (three HMACs a request, a third of its ack under a burst): its
+ * listener (adapters/slack/bolt-app.ts) refuses any request this guard did not pass
+ * ({@link passedGuard}), so it cannot be mounted without it. Refusals are logged with a reason
+ * word, never with headers or body.
  */
+import { createSecretKey } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { withDeadline } from '../../core/deadline.js';
 import type { Logger } from '../../log.js';
@@ -36,8 +40,9 @@ export interface SlackGuardOptions {
   bodyLimitBytes?: number;
   nowMs?: () => number;
   /**
-   * Counts each signed request until it is answered. Only signed ones: a stranger's slow or
-   * forged request must not hold back the work that waits for the count to drop.
+   * Counts each request from its arrival until it is answered; one that is not signed only
+   * until refused, and never long (UNVERIFIED_MAX_MS): a stranger's slow or forged request must
+   * not hold back the work that waits for the count to drop.
    */
   activity?: RequestActivity;
 }
@@ -70,6 +75,14 @@ const OTHER_INSTALLATION_REPLY = JSON.stringify({
   response_type: 'ephemeral',
   text: 'proxy-migrate is not installed for this workspace or app here, so nothing was run. Use it from the workspace it was set up in.',
 });
+
+/** Requests this guard checked in full and handed on, with the bytes it checked as rawBody. */
+const passed = new WeakSet<IncomingMessage>();
+
+/** Whether `req` came through a guard's every check (Bolt's listener runs only those). */
+export function passedGuard(req: IncomingMessage): boolean {
+  return passed.has(req);
+}
 
 type BodyRead = Buffer | 'too-large' | 'aborted';
 
@@ -114,6 +127,8 @@ export function guardSlackListener(
   const limit = options.bodyLimitBytes ?? SLACK_BODY_LIMIT_BYTES;
   const now = options.nowMs ?? Date.now;
   const logger = options.logger.child({ component: 'slack-edge' });
+  // Made once: a string key is turned into a key object on every HMAC otherwise.
+  const secret = createSecretKey(Buffer.from(options.signingSecret, 'utf8'));
 
   const refuse = (
     req: IncomingMessage,
@@ -136,6 +151,9 @@ export function guardSlackListener(
   };
 
   const handle = async (req: BufferedRequest, res: ServerResponse): Promise<void> => {
+    // Counted from now (unsigned, only briefly): deferred work must not run between this
+    // request's arrival and its ack.
+    const arrival = options.activity?.arrive(res);
     if (req.method !== 'POST') {
       refuse(req, res, 'method-not-allowed', { method: req.method });
       return;
@@ -161,7 +179,7 @@ export function guardSlackListener(
     const timestamp = req.headers['x-slack-request-timestamp'];
     const signature = req.headers['x-slack-signature'];
     const unsigned = checkSignature({
-      secret: options.signingSecret,
+      secret,
       rawBody: raw,
       timestamp,
       signature,
@@ -171,7 +189,7 @@ export function guardSlackListener(
       refuse(req, res, unsigned);
       return;
     }
-    options.activity?.track(res);
+    arrival?.signed();
 
     // checkSignature saw both headers as single strings.
     const id = requestId(String(timestamp), String(signature));
@@ -223,6 +241,7 @@ export function guardSlackListener(
     }
 
     req.rawBody = raw;
+    passed.add(req);
     listener(req, res);
   };
 

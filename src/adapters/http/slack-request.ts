@@ -4,7 +4,7 @@
  * org, app), and is its body something Bolt can dispatch without crashing. Bodies are parsed
  * exactly as Bolt parses them, so what is checked here is what Bolt's listeners get.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { parse as parseQuery } from 'node:querystring';
 
 /** Slack's signing window: a request is valid this long either side of its timestamp. */
@@ -46,7 +46,8 @@ const single = (value: Header): string | undefined =>
   typeof value === 'string' ? value : undefined;
 
 export interface SignatureInput {
-  secret: string;
+  /** The signing secret, or a key object made from it once (cheaper on every request). */
+  secret: string | KeyObject;
   rawBody: Buffer;
   timestamp: Header;
   signature: Header;

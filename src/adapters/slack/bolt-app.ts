@@ -9,7 +9,7 @@ import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { SlackConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import { SLACK_BODY_LIMIT_BYTES } from '../http/slack-guard.js';
+import { SLACK_BODY_LIMIT_BYTES, passedGuard } from '../http/slack-guard.js';
 import { SLACK_EVENTS_PATH } from '../http/server.js';
 import { slackLogger } from './bolt-logger.js';
 import { slackError } from './errors.js';
@@ -102,7 +102,11 @@ export async function verifySlackAuth(client: WebClient): Promise<SlackIdentity>
 
 export interface BoltApp {
   app: App;
-  /** Bolt's request listener for /slack/events; absent in Socket Mode. */
+  /**
+   * Bolt's request listener for /slack/events, to mount behind the edge guard
+   * (guardSlackListener), which checks the signature: on its own it refuses every request.
+   * Absent in Socket Mode.
+   */
   listener?: RequestListener;
   socketMode: boolean;
 }
@@ -142,6 +146,10 @@ export function createBoltApp(
     processBeforeResponse: false,
     // The edge guard (adapters/http/slack-guard.ts) refuses larger bodies before they are read.
     bodyLimit: SLACK_BODY_LIMIT_BYTES,
+    // The edge guard checked the signature (and its freshness, the replay and the installation)
+    // on the very bytes Bolt reads; a second check cost three HMACs a request on the ack path.
+    // The listener below runs only requests the guard passed.
+    signatureVerification: false,
     // Bolt's own handlers log free-form strings with error details; these log a word and a code.
     unhandledRequestHandler: ({ response }) => {
       edgeLogger.warn('a Slack request was not acknowledged within 3 s');
@@ -162,9 +170,19 @@ export function createBoltApp(
       return Promise.resolve(true);
     },
   });
+  const boltListener = receiver.requestListener;
   return {
     app: new App({ ...common, receiver }),
-    listener: receiver.requestListener,
+    // Fails closed: mounted without the edge guard, no request would have its signature checked.
+    listener: (req, res) => {
+      if (passedGuard(req)) {
+        boltListener(req, res);
+        return;
+      }
+      edgeLogger.error('a Slack request reached Bolt without the edge guard: refused');
+      res.writeHead(401, { 'cache-control': 'no-store' });
+      res.end();
+    },
     socketMode: false,
   };
 }

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMetrics } from '../../../src/adapters/metrics.js';
 import { createHttpServer, closeServer, listen } from '../../../src/adapters/http/server.js';
+import { MemorySeenRequests } from '../../../src/adapters/http/seen-requests.js';
+import { guardSlackListener } from '../../../src/adapters/http/slack-guard.js';
 import { KubeClusterDirectory } from '../../../src/adapters/kubernetes/directory.js';
 import { MemoryRunStore } from '../../../src/adapters/run-store/memory.js';
 import { createBoltApp, createWebClient } from '../../../src/adapters/slack/bolt-app.js';
@@ -658,14 +660,35 @@ describe('the HTTP edge', () => {
       logger: h.log.logger,
       metrics: createMetrics(),
     });
-    const server = createHttpServer({
+    // Behind the edge guard, as the bot mounts it: Bolt's listener runs nothing on its own.
+    const unguarded = createHttpServer({
       slackListener: bolt.listener!,
       readiness: () => Promise.resolve({ ready: true, checks: {} }),
       metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),
       logger: h.log.logger,
     });
+    const server = createHttpServer({
+      slackListener: guardSlackListener(bolt.listener!, {
+        signingSecret: SIGNING_SECRET,
+        installation: { teamId: 'T0TEST' },
+        seen: new MemorySeenRequests(),
+        logger: h.log.logger,
+      }),
+      readiness: () => Promise.resolve({ ready: true, checks: {} }),
+      metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }),
+      logger: h.log.logger,
+    });
     const own = await listen(server, 0, '127.0.0.1');
+    const bare = await listen(unguarded, 0, '127.0.0.1');
     try {
+      // Bolt does not check signatures itself (the guard does, once): without the guard even a
+      // well-signed command is refused, and nothing runs or answers.
+      const refused = await postSigned(
+        `http://127.0.0.1:${bare}/slack/events`,
+        commandBody('late x', {}, 'unguarded-late'),
+        { secret: SIGNING_SECRET },
+      );
+      expect(refused.status).toBe(401);
       for (const [text, id, usage] of [
         ['schema', 'after-ack-schema', 'Usage: /proxy-migrate schema &lt;node&gt;'],
         ['late x', 'after-ack-late', 'Usage: /proxy-migrate late &lt;node&gt;'],
@@ -684,6 +707,8 @@ describe('the HTTP edge', () => {
       }
     } finally {
       await closeServer(server);
+      await closeServer(unguarded);
     }
+    expect(h.fake.responses.some((r) => r.id === 'unguarded-late')).toBe(false);
   });
 });

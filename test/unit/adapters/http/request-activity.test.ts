@@ -1,11 +1,12 @@
 // Deferred work waits for a burst's requests to be answered, then for the burst to settle, and
 // never longer than its bound; real requests on a real server mark what is in flight.
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { IncomingMessage, ServerResponse, createServer } from 'node:http';
+import { Socket, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   QUIET_SETTLE_MS,
   RequestActivity,
+  UNVERIFIED_MAX_MS,
 } from '../../../../src/adapters/http/request-activity.js';
 import { foregroundFirstCluster } from '../../../../src/engine/foreground-first.js';
 import type { ClusterPort } from '../../../../src/ports/cluster.js';
@@ -33,6 +34,8 @@ const until = async (ok: () => boolean): Promise<void> => {
 const answerAll = (): void => {
   for (const res of held.splice(0)) res.end('ok');
 };
+/** A response of a request read in this very turn (its 'close' is the end of its answer). */
+const response = (): ServerResponse => new ServerResponse(new IncomingMessage(new Socket()));
 
 describe('RequestActivity', () => {
   it('is quiet at once with nothing in flight', async () => {
@@ -65,6 +68,47 @@ describe('RequestActivity', () => {
     expect(activity.waiting).toBe(1);
     answerAll();
     await request;
+  });
+
+  it('counts a request from its arrival, and one never signed only briefly', async () => {
+    const own = new RequestActivity();
+    const unsigned = response();
+    own.arrive(unsigned);
+    const signed = response();
+    own.arrive(signed).signed();
+    expect(own.waiting).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, UNVERIFIED_MAX_MS + 30));
+    // The stranger's request stopped counting; the signed one counts until it is answered.
+    expect(own.waiting).toBe(1);
+    signed.emit('close');
+    expect(own.waiting).toBe(0);
+    unsigned.emit('close');
+    expect(own.waiting).toBe(0);
+  });
+
+  it('wakes waiters one a turn, and stops when a request arrives meanwhile', async () => {
+    const own = new RequestActivity();
+    const first = response();
+    own.track(first);
+    const woken: number[] = [];
+    let arrived: ServerResponse | undefined;
+    const waits = [0, 1, 2].map((i) =>
+      own.quiet(10_000).then(() => {
+        woken.push(i);
+        // The first deferred start meets a request read in the same turn (a burst's next).
+        if (i === 0) {
+          arrived = response();
+          own.track(arrived);
+        }
+      }),
+    );
+    first.emit('close');
+    await until(() => woken.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, QUIET_SETTLE_MS * 3));
+    expect(woken).toEqual([0]);
+    arrived!.emit('close');
+    await Promise.all(waits);
+    expect(woken).toEqual([0, 1, 2]);
   });
 
   it('holds a run’s calls back until then', async () => {

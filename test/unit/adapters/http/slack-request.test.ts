@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   checkOrigin,
@@ -30,6 +31,13 @@ describe('checkSignature', () => {
     expect(checkSignature(signed('a=b'))).toBeUndefined();
     expect(checkSignature(signed('a=b', now - 299))).toBeUndefined();
     expect(checkSignature(signed('a=b', now + 299))).toBeUndefined();
+  });
+
+  it('checks alike with the secret made a key object once (as the edge guard does)', () => {
+    const key = createSecretKey(Buffer.from(secret, 'utf8'));
+    expect(checkSignature({ ...signed('a=b'), secret: key })).toBeUndefined();
+    const other = createSecretKey(Buffer.from(`${secret}x`, 'utf8'));
+    expect(checkSignature({ ...signed('a=b'), secret: other })).toBe('signature-invalid');
   });
 
   it('refuses stale and future timestamps, even correctly signed', () => {
