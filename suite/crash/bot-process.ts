@@ -4,24 +4,10 @@
  * same environment and port, as a restarted pod would be.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 const ENTRY = join(import.meta.dirname, '../../src/main.ts');
 const READY_MS = 60_000;
-
-/** A free TCP port on 127.0.0.1, so every restart listens where the suite sends Slack requests. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function alive(child: ChildProcess | undefined): boolean {
   return child !== undefined && child.exitCode === null && child.signalCode === null;

@@ -19,7 +19,8 @@ import {
 } from '../../test/fakes/slack-signing.js';
 import { SIGNING_SECRET, botEnv, buttonValue } from '../../test/helpers/bot-harness.js';
 import { REDIS_URL, dropPrefix, uniquePrefix } from '../../test/helpers/redis.js';
-import { BotProcess, freePort } from './bot-process.js';
+import { BotProcess } from './bot-process.js';
+import { freePort } from '../../test/helpers/free-port.js';
 
 export const CLUSTER = 'cluster-a';
 export const CHANNEL = 'C0OPS';

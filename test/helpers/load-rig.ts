@@ -9,7 +9,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -19,6 +18,7 @@ import { blockActionsBody, buttonClickPayload, slashCommandBody } from '../fakes
 import { SIGNING_SECRET, botEnv, buttonValue } from './bot-harness.js';
 import { signed, type SignedRequest } from './burst.js';
 import { REDIS_URL, dropPrefix, uniquePrefix } from './redis.js';
+import { freePort } from './free-port.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const ENTRY = join(ROOT, 'src/main.ts');
@@ -89,18 +89,6 @@ function processCpuMs(pid: number | undefined): number {
   } catch {
     return Number.NaN;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 interface Child {

@@ -5,10 +5,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redisAnswers } from '../../src/adapters/redis.js';
+import { freePort } from './free-port.js';
 
 export type Fsync = 'always' | 'everysec';
 
@@ -39,18 +39,6 @@ export interface PrivateRedis {
 
 const START_DEADLINE_MS = 10_000;
 const STOP_DEADLINE_MS = 10_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function argsFor(port: number, dir: string, persistence: RedisServerOptions['persistence']) {
   const base = [

@@ -39,8 +39,8 @@ function trim(item: Record<string, unknown>, listKind: string | undefined): void
 }
 
 export class JsonPage<T> {
-  items: T[] = [];
-  continueToken: string | undefined;
+  private items: T[] = [];
+  private continueToken: string | undefined;
   private received = false;
 
   constructor(private readonly keep?: KeepItem<T>) {}
